@@ -1,0 +1,32 @@
+# Vignette — the two commands README promises: `make demo` and `make test`.
+SWIFT ?= swift
+# Parallel build jobs; the CI machines have 2 cores.
+JOBS ?= $(shell nproc)
+
+.PHONY: all demo test build release deps test-deps clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+test-deps:
+	@scripts/install-deps.sh --test
+
+build: deps
+	$(SWIFT) build -j $(JOBS)
+
+release: deps
+	$(SWIFT) build -c release -j $(JOBS)
+
+## demo: install what is missing, build, run the main job on Samples/ and print where the output is.
+demo: release
+	@scripts/demo.sh
+
+## test: build and run the whole test suite (unit, CLI through the real binary).
+test: test-deps
+	$(SWIFT) build -j $(JOBS)
+	$(SWIFT) test -j $(JOBS)
+
+clean:
+	rm -rf .build out

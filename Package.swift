@@ -1,0 +1,60 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// Strict settings shared by every Swift target (see DESIGN.md, "Habits").
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "Vignette",
+    products: [
+        .executable(name: "vignette", targets: ["VignetteCLI"]),
+        .library(name: "VignetteCore", targets: ["VignetteCore"]),
+        .library(name: "VignetteImaging", targets: ["VignetteImaging"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        .target(
+            name: "CVignetteCodecs",
+            cSettings: [.unsafeFlags(["-O2"])],
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png")]
+        ),
+        .target(
+            name: "VignetteCore",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            resources: [.copy("Resources/UniformTypes.json")],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "VignetteImaging",
+            dependencies: ["VignetteCore", "CVignetteCodecs"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "VignetteCLI",
+            dependencies: [
+                "VignetteCore",
+                "VignetteImaging",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "VignetteCoreTests",
+            dependencies: ["VignetteCore"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "VignetteCLITests",
+            dependencies: ["VignetteCore", "VignetteCLI"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

@@ -1,0 +1,90 @@
+import ArgumentParser
+import Foundation
+import VignetteCore
+
+/// `vignette type FILE...`: identify files.
+struct TypeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "type",
+        abstract: "Identify the content type of files.",
+        discussion: """
+            For each file, prints the type identifier, its preferred MIME type and the types it \
+            conforms to. The bytes decide (a PNG named .jpg is a PNG); the name refines generic \
+            content (text named .md is Markdown). A file that cannot be read gets one line on \
+            stderr naming it and the reason; the others are still answered, and the exit status is 1.
+
+            Examples:
+              vignette type photo.jpg
+              vignette type --mime * > types.tsv
+              vignette type --json --explain download.bin
+            """
+    )
+
+    @Flag(name: .long, help: "Print exactly PATH<TAB>MIME per file.")
+    var mime = false
+
+    @Flag(name: .long, help: "Print a JSON array with one object per file.")
+    var json = false
+
+    @Flag(name: .long, help: "Also say how each type was decided.")
+    var explain = false
+
+    @OptionGroup var catalogOptions: CatalogOptions
+
+    @Argument(help: ArgumentHelp("Files to identify.", valueName: "FILE"))
+    var files: [String]
+
+    func validate() throws {
+        if mime && json { throw ValidationError("--mime and --json cannot be used together") }
+    }
+
+    func run() throws {
+        let catalog = try catalogOptions.catalog()
+        let resolver = TypeResolver(catalog: catalog)
+        let out = OutputBuffer()
+        var failed = false
+        var objects: [[String: Any]] = []
+        for path in files {
+            do {
+                let result = try resolver.resolve(path: path)
+                let mimeType = catalog.preferredMIMEType(of: result.type)
+                if mime {
+                    out.write("\(path)\t\(mimeType)\n")
+                } else if json {
+                    objects.append(Self.jsonObject(path: path, result: result, catalog: catalog, explain: explain))
+                } else {
+                    let parents = catalog.supertypes(of: result.type).dropFirst().map(\.identifier)
+                    var line = "\(path): \(result.type.identifier) (\(mimeType))"
+                    if !parents.isEmpty { line += "; conforms to " + parents.joined(separator: ", ") }
+                    out.write(line + "\n")
+                    if explain {
+                        out.write("  \(result.type.localizedDescription); decided by \(result.evidence)")
+                        if let text = result.text { out.write("; \(text.encoding.displayName) text") }
+                        out.write("\n")
+                    }
+                }
+            } catch {
+                failed = true
+                out.flush()
+                Diagnostics.report(error)
+                if json { objects.append(["path": path, "error": Diagnostics.jsonObject(error)]) }
+            }
+        }
+        if json { out.write(JSONOutput.string(objects) + "\n") }
+        out.flush()
+        if failed { throw ExitCode(1) }
+    }
+
+    static func jsonObject(path: String, result: TypeResolution, catalog: TypeCatalog, explain: Bool) -> [String: Any] {
+        var object: [String: Any] = [
+            "path": path,
+            "identifier": result.type.identifier,
+            "mime": catalog.preferredMIMEType(of: result.type),
+            "description": result.type.localizedDescription,
+            "conformsTo": catalog.supertypes(of: result.type).dropFirst().map(\.identifier),
+        ]
+        if let text = result.text { object["encoding"] = text.encoding.displayName }
+        if explain { object["evidence"] = result.evidence.description }
+        return object
+    }
+}

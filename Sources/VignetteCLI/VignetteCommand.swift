@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import VignetteCore
+
+/// `vignette`: previews and thumbnails for any file.
+struct VignetteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "vignette",
+        abstract: "Previews and thumbnails for any file: Quick Look for Linux.",
+        discussion: """
+            Vignette works out a file's content type (Apple's uniform type identifiers, with \
+            conformance) from its bytes and name, then previews it.
+
+            Examples:
+              vignette type photo.jpg notes.txt        identify files
+              vignette type --mime ~/Downloads/*       PATH<TAB>MIME lines
+              vignette types --tree                    the type hierarchy
+            """,
+        version: VignetteVersion.string,
+        subcommands: [TypeCommand.self, TypesCommand.self]
+    )
+}
+
+/// The program's version, shared by `--version`, thumbnails' `Software` key and fail entries.
+enum VignetteVersion {
+    static let string = "0.1.0"
+}
+
+@main
+enum Main {
+    static func main() {
+        do {
+            var command = try VignetteCommand.parseAsRoot()
+            try command.run()
+        } catch let error as VignetteError {
+            Diagnostics.report(error)
+            Foundation.exit(error.exitCode.rawValue)
+        } catch {
+            let code = VignetteCommand.exitCode(for: error)
+            if code == .validationFailure {
+                // Usage errors exit 2, like most Unix tools (ArgumentParser would use 64).
+                let message = VignetteCommand.fullMessage(for: error)
+                FileHandle.standardError.write(Data((message + "\n").utf8))
+                Foundation.exit(2)
+            }
+            VignetteCommand.exit(withError: error)
+        }
+    }
+}

@@ -1,0 +1,36 @@
+public import Foundation
+
+/// Finds files shipped with Vignette (type declarations), wherever it is installed.
+///
+/// Looked for, in order: `$VIGNETTE_DATA_DIR`; `../share/vignette/` beside the executable
+/// (an installed layout); the SwiftPM resource bundle beside the executable or in the build tree.
+public enum BuiltInResources {
+    /// The bytes of a shipped resource and the path they came from.
+    public static func data(named name: String) throws -> (Data, String) {
+        for dir in searchDirectories() {
+            let path = dir + "/" + name
+            if FileManager.default.isReadableFile(atPath: path),
+                let data = FileManager.default.contents(atPath: path)
+            {
+                return (data, path)
+            }
+        }
+        if let url = Bundle.module.url(forResource: name, withExtension: nil),
+            let data = try? Data(contentsOf: url)
+        {
+            return (data, url.path)
+        }
+        throw VignetteError(.notFound, path: name, "shipped resource not found (set VIGNETTE_DATA_DIR to the folder holding it)")
+    }
+
+    static func searchDirectories() -> [String] {
+        var dirs: [String] = []
+        if let env = ProcessInfo.processInfo.environment["VIGNETTE_DATA_DIR"], !env.isEmpty { dirs.append(env) }
+        let exe = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
+        let exeDir = (try? URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().path)
+            ?? exe.deletingLastPathComponent().path
+        dirs.append(exeDir + "/../share/vignette")
+        dirs.append(exeDir + "/Vignette_VignetteCore.resources")
+        return dirs
+    }
+}

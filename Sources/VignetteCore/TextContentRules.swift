@@ -1,0 +1,210 @@
+import Foundation
+
+/// Content rules for text: what a text's own structure says it is (markup, JSON, mail, code).
+///
+/// Each rule is general (it looks at syntax, never at particular files) and cheap: it reads
+/// only the decoded head of the file.
+struct TextContentRules {
+    let catalog: TypeCatalog
+
+    /// The type the text's structure shows, with a short reason; nil when it looks like plain text.
+    ///
+    /// `nameIsSpecific` turns off the guessing rules (code heuristics) when the file name
+    /// already names a specific text type.
+    func classify(_ text: String, nameIsSpecific: Bool) -> (UniformType, String)? {
+        if let markup = classifyMarkup(text) { return markup }
+        if looksLikeJSON(text), let t = type(mime: "application/json") { return (t, "JSON value") }
+        if let mail = classifyMail(text) { return mail }
+        if nameIsSpecific { return nil }
+        if looksLikeXBM(text), let t = type(mime: "image/x-xbitmap") { return (t, "X bitmap #defines") }
+        if looksLikePatch(text), let t = type(mime: "text/x-patch") { return (t, "unified diff hunks") }
+        if looksLikePython(text), let t = type(mime: "text/x-python") { return (t, "Python definitions and imports") }
+        return nil
+    }
+
+    func type(mime: String) -> UniformType? { catalog.declaredType(forMIMEType: mime) }
+    func type(id: String, mime: String) -> UniformType? { catalog.type(withIdentifier: id) ?? type(mime: mime) }
+
+    // MARK: Markup
+
+    /// Whether the text contains something tag-like near its start.
+    static func hasMarkup(_ text: String) -> Bool {
+        let head = text.utf8.prefix(4096)
+        var previousWasOpen = false
+        for c in head {
+            if previousWasOpen, c == UInt8(ascii: "!") || c == UInt8(ascii: "?") || c == UInt8(ascii: "/") || isNameStart(c) {
+                return true
+            }
+            previousWasOpen = c == UInt8(ascii: "<")
+        }
+        return false
+    }
+
+    static func isNameStart(_ c: UInt8) -> Bool {
+        (c >= UInt8(ascii: "a") && c <= UInt8(ascii: "z")) || (c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z")) || c == UInt8(ascii: "_")
+    }
+
+    /// XML by declaration or root element; SVG, XHTML, property lists by root; HTML by doctype or tags.
+    func classifyMarkup(_ text: String) -> (UniformType, String)? {
+        let s = Substring(text.utf8.prefix(8192).count == text.utf8.count ? text : String(text.prefix(8192)))
+        var rest = s.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+        guard rest.first == "<" else { return nil }
+        let hasDeclaration = rest.hasPrefix("<?xml")
+        var doctype: Substring? = nil
+        // Skip the prolog: declaration, processing instructions, comments, doctype.
+        while true {
+            rest = rest.drop { $0.isWhitespace }
+            if rest.hasPrefix("<?") {
+                guard let end = rest.range(of: "?>") else { return nil }
+                rest = rest[end.upperBound...]
+            } else if rest.hasPrefix("<!--") {
+                guard let end = rest.range(of: "-->") else { return nil }
+                rest = rest[end.upperBound...]
+            } else if rest.prefix(9).lowercased() == "<!doctype" {
+                guard let end = rest.firstIndex(of: ">") else { return nil }
+                doctype = rest[rest.startIndex...end]
+                rest = rest[rest.index(after: end)...]
+            } else {
+                break
+            }
+        }
+        let doctypeIsHTML = doctype.map { $0.lowercased().hasPrefix("<!doctype html") } ?? false
+        var root: String? = nil
+        var rootTag: Substring = ""
+        if rest.first == "<", let second = rest.dropFirst().first, second.isLetter || second == "_" {
+            let name = rest.dropFirst().prefix { !$0.isWhitespace && $0 != ">" && $0 != "/" }
+            root = String(name)
+            rootTag = rest.prefix { $0 != ">" }
+        }
+        let local = root.map { String($0.split(separator: ":").last ?? Substring($0)).lowercased() }
+        let xhtmlNamespace = rootTag.contains("http://www.w3.org/1999/xhtml")
+        switch local {
+        case "svg":
+            if let t = type(id: UniformType.ID.svg, mime: "image/svg+xml") { return (t, "<svg> root element") }
+        case "html":
+            if xhtmlNamespace && (hasDeclaration || !doctypeIsHTML || doctype?.contains("XHTML") == true),
+                let t = type(id: UniformType.ID.xhtml, mime: "application/xhtml+xml")
+            {
+                return (t, "<html> root in the XHTML namespace")
+            }
+            if let t = type(id: UniformType.ID.html, mime: "text/html") { return (t, "<html> root element") }
+        case "plist":
+            if let t = type(id: UniformType.ID.xmlPropertyList, mime: "application/x-plist") { return (t, "<plist> root element") }
+        case "stylesheet", "transform":
+            if root?.contains(":") == true || rootTag.contains("XSL/Transform"),
+                let t = type(mime: "application/xslt+xml")
+            {
+                return (t, "XSLT root element")
+            }
+        default:
+            break
+        }
+        if doctypeIsHTML, let t = type(id: UniformType.ID.html, mime: "text/html") { return (t, "HTML doctype") }
+        if let local, !hasDeclaration, TextContentRules.htmlElements.contains(local),
+            let t = type(id: UniformType.ID.html, mime: "text/html")
+        {
+            return (t, "<\(local)> HTML element")
+        }
+        if hasDeclaration || root != nil, let t = type(id: UniformType.ID.xml, mime: "application/xml") {
+            return (t, hasDeclaration ? "XML declaration" : "<\(root ?? "")> root element")
+        }
+        return nil
+    }
+
+    static let htmlElements: Set<String> = [
+        "head", "body", "title", "meta", "link", "script", "style", "div", "p", "table", "span", "a", "br",
+        "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "iframe", "form", "img", "center", "font", "pre",
+    ]
+
+    // MARK: Other structures
+
+    func looksLikeJSON(_ text: String) -> Bool {
+        let body = text.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+        guard let first = body.first, first == "{" || first == "[" else { return false }
+        let next = body.dropFirst().drop { $0.isWhitespace }.first
+        if first == "{" { return next == "\"" || next == "}" }
+        guard let next else { return false }
+        if next == "{" || next == "\"" || next == "]" || next == "-" || next.isNumber {
+            // "[1]" and "[section]" differ: a JSON array's first element ends with , or ].
+            return next != "-" || body.dropFirst(2).first?.isNumber == true
+        }
+        return body.dropFirst().drop { $0.isWhitespace }.hasPrefix("true") || body.dropFirst().drop { $0.isWhitespace }.hasPrefix("null")
+            || body.dropFirst().drop { $0.isWhitespace }.hasPrefix("false")
+    }
+
+    static let mailHeaders: Set<String> = [
+        "from", "to", "subject", "date", "message-id", "mime-version", "received", "return-path", "sender",
+        "reply-to", "cc", "content-type", "delivered-to", "x-mailer", "in-reply-to", "references",
+    ]
+
+    /// RFC 822 headers at the very top: at least three known ones, including a sender or route.
+    func classifyMail(_ text: String) -> (UniformType, String)? {
+        var known: Set<String> = []
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).prefix(60).makeIterator()
+        var first = true
+        var mbox = false
+        while let raw = lines.next() {
+            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
+            if line.isEmpty { break }
+            if first && line.hasPrefix("From ") { mbox = true; first = false; continue }
+            if line.first == " " || line.first == "\t" {
+                if first { return nil }
+                continue
+            }
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            let name = line[..<colon]
+            guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else { return nil }
+            if TextContentRules.mailHeaders.contains(name.lowercased()) { known.insert(name.lowercased()) }
+            first = false
+        }
+        guard known.count >= 3, !known.isDisjoint(with: ["from", "received", "return-path", "sender"]) else { return nil }
+        if mbox, let t = type(mime: "application/mbox") { return (t, "mbox From line and mail headers") }
+        if let t = type(mime: "message/rfc822") { return (t, "mail headers") }
+        return nil
+    }
+
+    func looksLikeXBM(_ text: String) -> Bool {
+        text.contains("#define ") && text.contains("_width ") && text.contains("_height ") && text.contains("_bits[]")
+    }
+
+    func looksLikePatch(_ text: String) -> Bool {
+        if text.hasPrefix("diff --git ") { return true }
+        var sawMinus = false
+        var sawPlus = false
+        for line in text.split(separator: "\n").prefix(40) {
+            if line.hasPrefix("--- ") { sawMinus = true }
+            else if sawMinus && line.hasPrefix("+++ ") { sawPlus = true }
+            else if sawPlus && line.hasPrefix("@@ -") { return true }
+        }
+        return false
+    }
+
+    /// Python by its statements: definitions, imports, decorators, docstrings; needs several.
+    func looksLikePython(_ text: String) -> Bool {
+        var score = 0
+        var strong = 0
+        for raw in text.split(separator: "\n").prefix(200) {
+            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
+            let trimmed = line.drop { $0 == " " || $0 == "\t" }
+            let endsWithColon = trimmed.trimmingCharacters(in: .whitespaces).hasSuffix(":")
+            if (trimmed.hasPrefix("def ") || trimmed.hasPrefix("async def ")) && trimmed.contains("(") && endsWithColon {
+                score += 3; strong += 1
+            } else if trimmed.hasPrefix("class ") && endsWithColon {
+                score += 3; strong += 1
+            } else if line.hasPrefix("import ") && !line.contains(";") && !line.contains("\"") {
+                score += 2; strong += 1
+            } else if line.hasPrefix("from ") && line.contains(" import ") {
+                score += 2; strong += 1
+            } else if line.hasPrefix("if __name__ == ") {
+                score += 3; strong += 1
+            } else if trimmed.hasPrefix("\"\"\"") || trimmed.hasPrefix("'''") {
+                score += 1
+            } else if (trimmed.hasPrefix("elif ") || trimmed.hasPrefix("except") || trimmed == "try:" || trimmed == "else:") && endsWithColon {
+                score += 1
+            } else if trimmed.hasPrefix("self.") || trimmed.hasPrefix("return ") || trimmed == "pass" {
+                score += 1
+            }
+        }
+        return strong >= 2 && score >= 7
+    }
+}

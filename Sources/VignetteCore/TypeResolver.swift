@@ -1,0 +1,214 @@
+import Foundation
+
+/// Decides a file's content type from its name and its first bytes.
+///
+/// The policy (DESIGN.md, "Content types"):
+/// 1. An empty file has its own type, whatever its name.
+/// 2. Binary signatures beat the name; a generic container (gzip, zip…) is refined by the
+///    name when the named type is a kind of it, and zips by their entries (ODF, OOXML, EPUB, JAR, APK).
+/// 3. Without a signature: a `#!` line, a zip found by its end record, a tar header checksum.
+/// 4. Text: its content (markup root, JSON, mail headers, code) decides; a generic text is
+///    refined by the name. Markup names need markup inside.
+/// 5. Other binary data trusts the name only when the named type has no signature that
+///    could have confirmed it; otherwise it is `public.data`.
+///
+/// Reads at most `headSize` bytes from the start, plus the few bytes a far signature needs
+/// and, for zip archives only, the end record and central directory.
+public struct TypeResolver: Sendable {
+    /// How many leading bytes are sampled.
+    public static let headSize = 8192
+    /// The catalog types come from.
+    public let catalog: TypeCatalog
+
+    /// Creates a resolver over a catalog.
+    public init(catalog: TypeCatalog = .builtIn) {
+        self.catalog = catalog
+    }
+
+    /// Resolves the file at `path`.
+    ///
+    /// - Throws: `VignetteError` naming `path` when it is missing, not a regular file or unreadable.
+    public func resolve(path: String) throws -> TypeResolution {
+        resolve(try FileSample(path: path))
+    }
+
+    /// Resolves bytes held in memory (an upload), with the name the sender gave, if any.
+    public func resolve(bytes: [UInt8], filename: String?) -> TypeResolution {
+        resolve(FileSample(bytes: bytes, filename: filename))
+    }
+
+    /// Resolves a sample.
+    public func resolve(_ sample: FileSample) -> TypeResolution {
+        if sample.size == 0 {
+            return TypeResolution(type: named(UniformType.ID.empty), evidence: .emptyFile, text: nil)
+        }
+        let nameType = sample.filename.flatMap { catalog.declaredType(forFilename: $0) }
+
+        if let (type, priority) = bestSignature(sample) {
+            return refine(signature: type, priority: priority, nameType: nameType, sample: sample)
+        }
+        if let script = interpreterType(sample) {
+            return TypeResolution(type: script.type, evidence: .interpreter(script.name), text: textResult(sample))
+        }
+        let text = textResult(sample)
+        if text == nil || sample.head.count < sample.size {
+            if let zip = ZipDirectory(sample) {
+                let zipType = named(UniformType.ID.zip)
+                if let (refined, why) = refineZip(zip, sample: sample) {
+                    return TypeResolution(type: refined, evidence: .containerEntries(why), text: nil)
+                }
+                return TypeResolution(type: zipType, evidence: .containerEntries("end of central directory found"), text: nil)
+            }
+        }
+        if TarHeader.isValid(sample) {
+            let tar = named(UniformType.ID.tar)
+            if let nameType, catalog.conforms(nameType, to: tar.identifier) {
+                return TypeResolution(type: nameType, evidence: .tarHeader, text: nil)
+            }
+            return TypeResolution(type: tar, evidence: .tarHeader, text: nil)
+        }
+        if let text {
+            return resolveText(sample, encoding: text, nameType: nameType)
+        }
+        if let nameType, isUnverifiableName(nameType) {
+            return TypeResolution(type: nameType, evidence: .unverifiableName, text: nil)
+        }
+        return TypeResolution(type: named(UniformType.ID.data), evidence: .unknownBinary, text: nil)
+    }
+
+    // MARK: Signatures
+
+    /// The best matching signature's type: highest priority, then most bytes, then declared later.
+    func bestSignature(_ sample: FileSample) -> (UniformType, Int)? {
+        var best: TypeCatalog.IndexedSignature? = nil
+        for candidate in catalog.signatures {
+            if let b = best {
+                let better = (candidate.signature.priority, candidate.signature.weight, candidate.order)
+                    > (b.signature.priority, b.signature.weight, b.order)
+                if !better { continue }
+            }
+            if candidate.signature.patterns.allSatisfy({ $0.matches(sample) }) { best = candidate }
+        }
+        guard let best, let type = catalog.type(withIdentifier: best.identifier) else { return nil }
+        return (type, best.signature.priority)
+    }
+
+    func refine(signature type: UniformType, priority: Int, nameType: UniformType?, sample: FileSample) -> TypeResolution {
+        if catalog.conforms(type, to: UniformType.ID.zip) {
+            if let zip = ZipDirectory(sample) {
+                if type.identifier == UniformType.ID.zip, let (refined, why) = refineZip(zip, sample: sample) {
+                    return TypeResolution(type: refined, evidence: .containerEntries(why), text: nil)
+                }
+                return TypeResolution(type: type, evidence: .signature(priority: priority), text: nil)
+            }
+        }
+        if let nameType, nameType != type, catalog.conforms(nameType, to: type.identifier) {
+            return TypeResolution(type: nameType, evidence: .signatureRefinedByName(container: type.identifier), text: nil)
+        }
+        return TypeResolution(type: type, evidence: .signature(priority: priority), text: nil)
+    }
+
+    /// Whether the name must be believed: a non-text type with no signature that could have confirmed it.
+    func isUnverifiableName(_ type: UniformType) -> Bool {
+        type.declaration.signatures.isEmpty && !catalog.conforms(type, to: UniformType.ID.text)
+    }
+
+    // MARK: Zip containers
+
+    /// What a zip's entries say it is, if they say anything.
+    func refineZip(_ zip: ZipDirectory, sample: FileSample) -> (UniformType, String)? {
+        let names = Set(zip.entries.map(\.name))
+        if let raw = zip.storedContents(of: "mimetype", in: sample) {
+            let mime = String(decoding: raw, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            if let t = catalog.declaredType(forMIMEType: mime), catalog.conforms(t, to: UniformType.ID.zip) {
+                return (t, "mimetype entry says \(mime)")
+            }
+        }
+        func byMIME(_ mime: String, _ why: String) -> (UniformType, String)? {
+            catalog.declaredType(forMIMEType: mime).map { ($0, why) }
+        }
+        if names.contains("AndroidManifest.xml"), names.contains("classes.dex") {
+            return byMIME("application/vnd.android.package-archive", "AndroidManifest.xml and classes.dex")
+        }
+        if names.contains("META-INF/manifest.xml"), names.contains("description.xml") {
+            return byMIME("application/vnd.openofficeorg.extension", "META-INF/manifest.xml and description.xml")
+        }
+        if names.contains("[Content_Types].xml") {
+            let parts: [(String, String)] = [
+                ("word/", "application/vnd.openxmlformats-officedocument.wordprocessingml.document"),
+                ("xl/", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
+                ("ppt/", "application/vnd.openxmlformats-officedocument.presentationml.presentation"),
+            ]
+            for (prefix, mime) in parts where names.contains(where: { $0.hasPrefix(prefix) }) {
+                return byMIME(mime, "[Content_Types].xml with \(prefix) parts")
+            }
+        }
+        if names.contains("META-INF/MANIFEST.MF") {
+            return byMIME("application/java-archive", "META-INF/MANIFEST.MF")
+        }
+        if names.contains(where: { $0.hasSuffix(".dist-info/WHEEL") && $0.split(separator: "/").count == 2 }) {
+            return byMIME("application/x-wheel+zip", "*.dist-info/WHEEL")
+        }
+        return nil
+    }
+
+    // MARK: Scripts and text
+
+    /// The type a `#!` line names, with the interpreter's name.
+    func interpreterType(_ sample: FileSample) -> (type: UniformType, name: String)? {
+        let head = sample.head
+        guard head.count > 2, head[0] == UInt8(ascii: "#"), head[1] == UInt8(ascii: "!") else { return nil }
+        let line = head.prefix(256).prefix { $0 != 0x0A && $0 != 0x0D }
+        let words = String(decoding: line.dropFirst(2), as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard let program = words.first else { return nil }
+        var name = String(program.split(separator: "/").last ?? program)
+        if name == "env" {
+            // `#!/usr/bin/env -S python3 -u` or `env VAR=1 node`: the first word that is neither an option nor an assignment.
+            guard let next = words.dropFirst().first(where: { !$0.hasPrefix("-") && !$0.contains("=") }) else { return nil }
+            name = String(next.split(separator: "/").last ?? next)
+        }
+        let type = catalog.declaredType(forInterpreter: name) ?? named(UniformType.ID.script)
+        return (type, name)
+    }
+
+    func textResult(_ sample: FileSample) -> TextSniffer.Result? {
+        TextSniffer.classify(sample.head[...], complete: sample.head.count == sample.size)
+    }
+
+    func resolveText(_ sample: FileSample, encoding: TextSniffer.Result, nameType: UniformType?) -> TypeResolution {
+        let text = TextSniffer.decode(sample.head[...], as: encoding)
+        let plain = named(UniformType.ID.plainText)
+        let nameIsSpecificText = nameType.map {
+            catalog.conforms($0, to: UniformType.ID.text) && !isGenericText($0)
+        } ?? false
+
+        if let (contentType, why) = TextContentRules(catalog: catalog).classify(text, nameIsSpecific: nameIsSpecificText) {
+            if let nameType, nameType != contentType, catalog.conforms(nameType, to: contentType.identifier) {
+                return TypeResolution(type: nameType, evidence: .textName, text: encoding)
+            }
+            return TypeResolution(type: contentType, evidence: .textContent(why), text: encoding)
+        }
+        if let nameType, nameIsSpecificText {
+            let isMarkup = catalog.conforms(nameType, to: UniformType.ID.xml) || catalog.conforms(nameType, to: UniformType.ID.html)
+            if !isMarkup || TextContentRules.hasMarkup(text) {
+                return TypeResolution(type: nameType, evidence: .textName, text: encoding)
+            }
+        }
+        if let nameType, isUnverifiableName(nameType) {
+            return TypeResolution(type: nameType, evidence: .unverifiableName, text: encoding)
+        }
+        return TypeResolution(type: plain, evidence: .plainText, text: encoding)
+    }
+
+    /// Plain text and its encoding variants say nothing about structure.
+    func isGenericText(_ type: UniformType) -> Bool {
+        [UniformType.ID.text, UniformType.ID.plainText, UniformType.ID.utf8PlainText, UniformType.ID.utf16PlainText]
+            .contains(type.identifier)
+    }
+
+    /// A built-in type the resolver relies on; a missing one falls back to `public.data`.
+    func named(_ identifier: String) -> UniformType {
+        catalog.type(withIdentifier: identifier)
+            ?? UniformType(TypeDeclaration(identifier: identifier, conformsTo: [UniformType.ID.data]))
+    }
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Vignette needs, or names the missing ones and stops.
+#
+#   scripts/install-deps.sh            build + run-time packages (what `make demo` needs)
+#   scripts/install-deps.sh --test     also what the test suite uses (real consumers and tools)
+#
+# Nothing is installed when everything is present. Without root or apt-get, the script
+# prints the exact `apt-get install` line to run and exits 1.
+set -euo pipefail
+
+runtime=(libpng-dev libjpeg62-turbo-dev libfreetype-dev fonts-dejavu-core)
+testing=(libjpeg-turbo-progs libpng-tools libglib2.0-bin file util-linux)
+
+want=("${runtime[@]}")
+if [[ "${1:-}" == "--test" ]]; then want+=("${testing[@]}"); fi
+
+missing=()
+for p in "${want[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  [[ "$status" == "install ok installed" ]] || missing+=("$p")
+done
+((${#missing[@]} == 0)) && exit 0
+
+if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+  echo "installing: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  exit 0
+fi
+echo "vignette needs these Debian packages: ${missing[*]}" >&2
+echo "install them with:  sudo apt-get install ${missing[*]}" >&2
+exit 1
