@@ -17,6 +17,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         .target(
@@ -48,6 +49,12 @@ let package = Package(
         .testTarget(
             name: "VignetteCoreTests",
             dependencies: ["VignetteCore"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "VignetteImagingTests",
+            dependencies: ["VignetteImaging", "VignetteCore", .product(name: "Crypto", package: "swift-crypto")],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),

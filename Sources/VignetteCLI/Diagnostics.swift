@@ -9,6 +9,11 @@ enum Diagnostics {
         FileHandle.standardError.write(Data(("vignette: " + message(error) + "\n").utf8))
     }
 
+    /// Writes a warning about `path` (the work still succeeded, perhaps only partly).
+    static func warn(path: String, _ text: String) {
+        FileHandle.standardError.write(Data("vignette: \(path): warning: \(text)\n".utf8))
+    }
+
     /// The user-facing text of an error.
     static func message(_ error: any Error) -> String {
         if let e = error as? VignetteError { return e.description }

@@ -15,9 +15,10 @@ struct VignetteCommand: ParsableCommand {
               vignette type photo.jpg notes.txt        identify files
               vignette type --mime ~/Downloads/*       PATH<TAB>MIME lines
               vignette types --tree                    the type hierarchy
+              vignette thumbnail -o thumbs/ *.jpg      256-pixel thumbnails
             """,
         version: VignetteVersion.string,
-        subcommands: [TypeCommand.self, TypesCommand.self]
+        subcommands: [TypeCommand.self, TypesCommand.self, ThumbnailCommand.self]
     )
 }
 

@@ -118,10 +118,11 @@ public struct BytePattern: Sendable, Equatable, Codable {
 
     private func matches(_ data: some ByteReader, at start: Int) -> Bool {
         guard let window = data.bytes(at: start, count: bytes.count) else { return false }
+        let base = window.startIndex
         if let mask {
-            for i in 0..<bytes.count where window[i] & mask[i] != bytes[i] & mask[i] { return false }
+            for i in 0..<bytes.count where window[base + i] & mask[i] != bytes[i] & mask[i] { return false }
         } else {
-            for i in 0..<bytes.count where window[i] != bytes[i] { return false }
+            for i in 0..<bytes.count where window[base + i] != bytes[i] { return false }
         }
         return true
     }

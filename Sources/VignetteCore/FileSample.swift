@@ -159,3 +159,42 @@ public struct FileStatus: Sendable, Equatable {
         permissions = Int(st.st_mode & 0o7777)
     }
 }
+
+extension FileSample {
+    /// The whole content of the regular file at `path`, refusing files over `limit` bytes.
+    ///
+    /// Same refusals and messages as sampling: FIFOs, devices and directories are never read.
+    public static func readContents(ofFile path: String, limit: Int) throws -> [UInt8] {
+        let fd = try openRegularFile(path)
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw VignetteError.fromErrno(errno, path: path) }
+        let size = Int(st.st_size)
+        if size > limit {
+            throw VignetteError(.limitExceeded, path: path, "file is \(ByteCount.text(size)), over the limit of \(ByteCount.text(limit))")
+        }
+        var buffer = [UInt8](repeating: 0, count: size)
+        let got = buffer.withUnsafeMutableBytes { preadFully(fd, $0, offset: 0) }
+        if got < 0 { throw VignetteError.fromErrno(errno, path: path) }
+        // The file may have shrunk since fstat: keep what was really there.
+        if got < size { buffer.removeLast(size - got) }
+        return buffer
+    }
+}
+
+/// Human byte counts: "512 MB", "3.4 KB", "17 bytes" (decimal units, like `ls -h --si`).
+public enum ByteCount {
+    /// The count as text.
+    public static func text(_ bytes: Int) -> String {
+        if bytes < 1000 { return bytes == 1 ? "1 byte" : "\(bytes) bytes" }
+        let units = ["KB", "MB", "GB", "TB"]
+        var value = Double(bytes) / 1000
+        var unit = 0
+        while value >= 1000 && unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        let number = value >= 100 ? String(Int(value.rounded())) : String(format: "%.1f", value).replacingOccurrences(of: ".0", with: "")
+        return "\(number) \(units[unit])"
+    }
+}

@@ -27,15 +27,27 @@ struct TextContentRules {
 
     // MARK: Markup
 
-    /// Whether the text contains something tag-like near its start.
+    /// Whether the text contains real markup near its start: a declaration, comment or doctype,
+    /// a closing tag, a self-closing tag, or an opening tag of a known HTML element.
+    /// Angle-bracketed words in prose ("press <ESC>") are not markup.
     static func hasMarkup(_ text: String) -> Bool {
-        let head = text.utf8.prefix(4096)
-        var previousWasOpen = false
-        for c in head {
-            if previousWasOpen, c == UInt8(ascii: "!") || c == UInt8(ascii: "?") || c == UInt8(ascii: "/") || isNameStart(c) {
-                return true
-            }
-            previousWasOpen = c == UInt8(ascii: "<")
+        let head = Array(text.utf8.prefix(4096))
+        var i = 0
+        while i + 1 < head.count {
+            defer { i += 1 }
+            guard head[i] == UInt8(ascii: "<") else { continue }
+            let next = head[i + 1]
+            if next == UInt8(ascii: "?") || next == UInt8(ascii: "!") { return true }
+            if next == UInt8(ascii: "/"), i + 2 < head.count, isNameStart(head[i + 2]) { return true }
+            guard isNameStart(next) else { continue }
+            var j = i + 1
+            while j < head.count, isNameStart(head[j]) || (head[j] >= UInt8(ascii: "0") && head[j] <= UInt8(ascii: "9")) || head[j] == UInt8(ascii: ":") || head[j] == UInt8(ascii: "-") { j += 1 }
+            let name = String(decoding: head[(i + 1)..<j], as: UTF8.self).lowercased()
+            if htmlElements.contains(name) || name == "html" || name == "svg" { return true }
+            // <name .../> closes itself within the same line.
+            var k = j
+            while k + 1 < head.count, head[k] != UInt8(ascii: ">"), head[k] != 0x0A { k += 1 }
+            if k < head.count, head[k] == UInt8(ascii: ">"), head[k - 1] == UInt8(ascii: "/") { return true }
         }
         return false
     }
@@ -106,14 +118,20 @@ struct TextContentRules {
             return (t, "<\(local)> HTML element")
         }
         if hasDeclaration || root != nil, let t = type(id: UniformType.ID.xml, mime: "application/xml") {
-            return (t, hasDeclaration ? "XML declaration" : "<\(root ?? "")> root element")
+            return (t, hasDeclaration ? "XML declaration" : TextContentRules.bareRootEvidence + "<\(root ?? "")>")
         }
         return nil
     }
 
+    /// Evidence text of the weakest markup rule: an unknown root element with no XML declaration,
+    /// which a markup file name (HTML) may still refine.
+    static let bareRootEvidence = "root element without XML declaration: "
+
     static let htmlElements: Set<String> = [
         "head", "body", "title", "meta", "link", "script", "style", "div", "p", "table", "span", "a", "br",
-        "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "iframe", "form", "img", "center", "font", "pre",
+        "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "iframe", "form", "img", "center", "font", "pre",
+        "frameset", "frame", "noscript", "section", "article", "nav", "header", "footer", "main", "template",
+        "table", "tr", "td", "th", "dl", "hr", "em", "strong", "input", "button", "select", "textarea",
     ]
 
     // MARK: Other structures

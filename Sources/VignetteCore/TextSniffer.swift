@@ -122,11 +122,15 @@ public enum TextSniffer {
         guard count > 0 else { return !strict }
         var plausible = 0
         var ascii = 0
+        // Units whose two bytes are both printable ASCII: nearly all of them when 8-bit text
+        // is misread as UTF-16 ("he" → U+6568), about a third in real CJK text.
+        var printablePairs = 0
         var pendingHigh = false
         var i = b.startIndex
         for _ in 0..<count {
             let u = littleEndian ? UInt16(b[i]) | UInt16(b[i + 1]) << 8 : UInt16(b[i]) << 8 | UInt16(b[i + 1])
             i += 2
+            if u >= 0x100, (0x20...0x7E).contains(u >> 8), (0x20...0x7E).contains(u & 0xFF) { printablePairs += 1 }
             if pendingHigh {
                 guard (0xDC00...0xDFFF).contains(u) else { return false }
                 pendingHigh = false
@@ -147,7 +151,10 @@ public enum TextSniffer {
             }
         }
         let ratio = Double(plausible) / Double(count)
-        if strict { return ratio >= 0.97 && ascii * 20 >= count }
+        if strict {
+            let nonASCII = count - ascii
+            return ratio >= 0.97 && ascii * 20 >= count && (nonASCII == 0 || printablePairs * 4 < nonASCII * 3)
+        }
         return ratio >= 0.9
     }
 

@@ -108,9 +108,14 @@ public struct TypeResolver: Sendable {
         return TypeResolution(type: type, evidence: .signature(priority: priority), text: nil)
     }
 
-    /// Whether the name must be believed: a non-text type with no signature that could have confirmed it.
+    /// Signatures below this priority are plausibility checks (TGA has no magic number): they
+    /// may confirm a name, but their failing to match does not refute it.
+    public static let weakSignaturePriority = 30
+
+    /// Whether the name must be believed: a non-text type with no strong signature that could have refuted it.
     func isUnverifiableName(_ type: UniformType) -> Bool {
-        type.declaration.signatures.isEmpty && !catalog.conforms(type, to: UniformType.ID.text)
+        type.declaration.signatures.allSatisfy { $0.priority < TypeResolver.weakSignaturePriority }
+            && !catalog.conforms(type, to: UniformType.ID.text)
     }
 
     // MARK: Zip containers
@@ -184,6 +189,10 @@ public struct TypeResolver: Sendable {
 
         if let (contentType, why) = TextContentRules(catalog: catalog).classify(text, nameIsSpecific: nameIsSpecificText) {
             if let nameType, nameType != contentType, catalog.conforms(nameType, to: contentType.identifier) {
+                return TypeResolution(type: nameType, evidence: .textName, text: encoding)
+            }
+            // An unknown root element without a declaration is only weakly XML: an HTML name wins.
+            if why.hasPrefix(TextContentRules.bareRootEvidence), let nameType, catalog.conforms(nameType, to: UniformType.ID.html) {
                 return TypeResolution(type: nameType, evidence: .textName, text: encoding)
             }
             return TypeResolution(type: contentType, evidence: .textContent(why), text: encoding)

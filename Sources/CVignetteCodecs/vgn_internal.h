@@ -1,0 +1,55 @@
+/* vgn_internal.h - helpers shared by the shim's C files (not part of the public API). */
+#ifndef VGN_INTERNAL_H
+#define VGN_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vgn_codecs.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define VGN_HIDDEN __attribute__((visibility("hidden")))
+#else
+#define VGN_HIDDEN
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define VGN_NORETURN __attribute__((noreturn))
+#else
+#define VGN_NORETURN
+#endif
+
+#define VGN_MSG_LEN 256
+
+/* Warnings collected on one handle/call: count + first text. */
+typedef struct {
+    int count;
+    char first[VGN_MSG_LEN];
+} vgn_warnings;
+
+/* Copies a library message into a 256-byte field, dropping trailing newlines/spaces. */
+VGN_HIDDEN void vgn_copy_message(char *dst, const char *src);
+
+/* Records a warning (counts it; keeps the first text). */
+VGN_HIDDEN void vgn_warn_add(vgn_warnings *w, const char *msg);
+
+/* Fills err (if non-NULL) with code, message (NULL -> "") and the warnings (NULL -> none). */
+VGN_HIDDEN void vgn_err_fill(vgn_error *err, int code, const char *msg, const vgn_warnings *w);
+
+/* Returns EXIF orientation 1..8 from a TIFF-structured EXIF block (starting at "II*\0"/"MM\0*"), 1 if absent/invalid. */
+VGN_HIDDEN int vgn_exif_orientation_tiff(const uint8_t *tiff, size_t len);
+
+/* Growing output buffer (malloc/realloc; released with free, i.e. vgn_free). */
+typedef struct {
+    uint8_t *data;
+    size_t size;
+    size_t cap;
+} vgn_buf;
+
+/* Ensures room for `extra` more bytes; 0 on success, -1 on overflow/out of memory. */
+VGN_HIDDEN int vgn_buf_reserve(vgn_buf *b, size_t extra);
+
+/* Appends n bytes; 0 on success, -1 on overflow/out of memory. */
+VGN_HIDDEN int vgn_buf_append(vgn_buf *b, const uint8_t *p, size_t n);
+
+#endif /* VGN_INTERNAL_H */

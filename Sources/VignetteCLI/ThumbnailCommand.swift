@@ -1,0 +1,144 @@
+import ArgumentParser
+import Foundation
+import VignetteCore
+import VignetteImaging
+
+/// `vignette thumbnail FILE...`: thumbnails of image files.
+struct ThumbnailCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "thumbnail",
+        abstract: "Make thumbnails of image files (JPEG, PNG).",
+        discussion: """
+            The longest side becomes SIZE × SCALE pixels, the aspect ratio is kept, and images \
+            are never enlarged unless --upscale is given. JPEGs are shrunk while decoding and \
+            turned upright by their EXIF orientation. Files are written to a temporary name and \
+            renamed, so a thumbnail is never half-written. With several inputs, failures are \
+            reported one line each on stderr, the others are still done, and the exit status is 1.
+
+            Output names: one input and -o FILE writes FILE (-o - writes to stdout); otherwise \
+            each input NAME becomes DIR/NAME.png (or .jpg), DIR being -o or the current directory.
+
+            Examples:
+              vignette thumbnail photo.jpg -o thumb.png
+              vignette thumbnail -s 128 --scale 2 -f jpeg -q 80 -o thumbs/ ~/Pictures/*.jpg
+              vignette thumbnail logo.png -o - | display -
+            """
+    )
+
+    @Option(name: [.short, .customLong("size")], help: "Longest side in points.")
+    var size = 256
+
+    @Option(name: .long, help: "Pixels per point (2 for @2x).")
+    var scale = 1
+
+    @Option(name: [.short, .customLong("format")], help: "Output format: png or jpeg (default: from -o's extension, else png).")
+    var format: String?
+
+    @Option(name: [.short, .customLong("quality")], help: "JPEG quality, 1–100.")
+    var quality = 85
+
+    @Option(name: [.short, .customLong("jobs")], help: "Files processed at once (default: all cores).")
+    var jobs: Int?
+
+    @Option(name: [.short, .customLong("output")], help: "Output file, directory, or - for stdout.")
+    var output: String?
+
+    @Flag(name: .long, help: "Enlarge images smaller than the requested size.")
+    var upscale = false
+
+    @OptionGroup var catalogOptions: CatalogOptions
+
+    @Argument(help: ArgumentHelp("Image files.", valueName: "FILE"))
+    var files: [String]
+
+    func validate() throws {
+        guard (1...16384).contains(size) else { throw ValidationError("--size must be between 1 and 16384, not \(size)") }
+        guard (1...8).contains(scale) else { throw ValidationError("--scale must be between 1 and 8, not \(scale)") }
+        guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100, not \(quality)") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let format, ImageFormat(rawValue: format.lowercased() == "jpg" ? "jpeg" : format.lowercased()) == nil {
+            throw ValidationError("--format must be png or jpeg, not \(format)")
+        }
+        if files.count > 1, let output, output == "-" || (!output.hasSuffix("/") && !isDirectory(output)) {
+            throw ValidationError("several inputs need -o DIR (an existing directory, or a path ending in /), not \(output)")
+        }
+    }
+
+    func isDirectory(_ path: String) -> Bool {
+        var isDir: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
+    }
+
+    /// The output format: --format, else -o's extension, else PNG.
+    var outputFormat: ImageFormat {
+        if let format { return format.lowercased().hasPrefix("j") ? .jpeg : .png }
+        if files.count == 1, let output, !isDirectory(output), !output.hasSuffix("/") {
+            let ext = (output as NSString).pathExtension.lowercased()
+            if ext == "jpg" || ext == "jpeg" { return .jpeg }
+        }
+        return .png
+    }
+
+    func run() throws {
+        let catalog = try catalogOptions.catalog()
+        let thumbnailer = ImageThumbnailer(resolver: TypeResolver(catalog: catalog))
+        let request = ThumbnailRequest(maxPixelSize: size, scale: scale, allowUpscale: upscale)
+        let format = outputFormat
+        let destinations = try plan(format: format)
+        let failures = Counter()
+        for destination in destinations where destination == nil { failures.increment() }
+        let workers = min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, max(1, files.count))
+        ParallelWork.run(count: files.count, workers: workers) { index in
+            let input = files[index]
+            do {
+                guard let destination = destinations[index] else { return }
+                let image = try thumbnailer.thumbnail(path: input, request: request)
+                for warning in image.warnings { Diagnostics.warn(path: input, warning) }
+                let bytes = format == .png
+                    ? try ImageEncoder.png(image.bitmap, keepAlpha: image.bitmap.hasTransparency)
+                    : try ImageEncoder.jpeg(image.bitmap, quality: quality)
+                if destination == "-" {
+                    FileHandle.standardOutput.write(Data(bytes))
+                } else {
+                    try AtomicFile.write(bytes, to: destination)
+                }
+            } catch {
+                failures.increment()
+                Diagnostics.report(error)
+            }
+        }
+        if failures.value > 0 { throw ExitCode(1) }
+    }
+
+    /// Where each input's thumbnail goes; nil for an input refused up front (reported here).
+    func plan(format: ImageFormat) throws -> [String?] {
+        if files.count == 1, let output, output == "-" || (!isDirectory(output) && !output.hasSuffix("/")) {
+            return [output]
+        }
+        let dir = output ?? "."
+        if !isDirectory(dir) {
+            do {
+                try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            } catch {
+                throw VignetteError(.io, path: dir, "cannot create the output directory")
+            }
+        }
+        var taken: [String: String] = [:]
+        let inputs = Set(files.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+        return files.map { input in
+            let name = (input as NSString).lastPathComponent + "." + format.fileExtension
+            let destination = (dir as NSString).appendingPathComponent(name)
+            let canonical = URL(fileURLWithPath: destination).standardizedFileURL.path
+            if let first = taken[canonical] {
+                Diagnostics.report(VignetteError(.invalidRequest, path: input, "its thumbnail \(destination) would overwrite the one of \(first); thumbnail them separately"))
+                return nil
+            }
+            if inputs.contains(canonical) {
+                Diagnostics.report(VignetteError(.invalidRequest, path: input, "its thumbnail \(destination) would overwrite an input file"))
+                return nil
+            }
+            taken[canonical] = input
+            return destination
+        }
+    }
+}

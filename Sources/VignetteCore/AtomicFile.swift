@@ -1,0 +1,42 @@
+import Foundation
+
+/// Writes files so that readers see either the old file or the complete new one, never a part.
+///
+/// The bytes go to a hidden temporary file in the same directory, are flushed, and the
+/// temporary is renamed over the destination. On any failure the temporary is removed.
+public enum AtomicFile {
+    /// Writes `bytes` to `path` atomically with `permissions` (e.g. 0o644 or 0o600).
+    ///
+    /// `durable` adds an fsync before the rename: needed only to survive power loss, not a
+    /// killed process (the rename alone already guarantees no partial file is ever visible).
+    public static func write(_ bytes: [UInt8], to path: String, permissions: Int = 0o644, durable: Bool = false) throws {
+        let url = URL(fileURLWithPath: path)
+        let dir = url.deletingLastPathComponent().path
+        let name = url.lastPathComponent
+        var template = Array("\(dir)/.\(name).tmp-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        if fd < 0 { throw VignetteError.fromErrno(errno, path: path) }
+        let tempPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var ok = false
+        defer {
+            if !ok { unlink(tempPath) }
+        }
+        fchmod(fd, mode_t(permissions))
+        var written = 0
+        let status: Int32 = bytes.withUnsafeBytes { raw in
+            while written < raw.count {
+                let n = Foundation.write(fd, raw.baseAddress! + written, raw.count - written)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                written += n
+            }
+            return !durable || fsync(fd) == 0 ? 0 : errno
+        }
+        close(fd)
+        if status != 0 { throw VignetteError.fromErrno(status, path: path) }
+        if rename(tempPath, path) != 0 { throw VignetteError.fromErrno(errno, path: path) }
+        ok = true
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import CVignetteCodecs
+import VignetteCore
+
+/// Decodes JPEG and PNG data straight to thumbnail size, never holding the full image.
+///
+/// JPEG is shrunk in the DCT domain (1/2, 1/4, 1/8) to the smallest scale still covering
+/// the target, and progressive files at 1/8 stop after their DC scans. PNG rows stream
+/// through the downscaler. The header's size is checked against `ImageLimits` before any
+/// pixel memory is allocated.
+public enum ImageDecoder {
+    /// Rows decoded per call into the shim.
+    static let band = 16
+
+    /// A thumbnail of JPEG data for `request`.
+    public static func jpeg(_ data: UnsafeRawBufferPointer, request: ThumbnailRequest, limits: ImageLimits = .standard) throws -> DecodedImage {
+        var err = vgn_error()
+        var info = vgn_image_info()
+        guard let base = data.baseAddress, let j = vgn_jpeg_open(base.assumingMemoryBound(to: UInt8.self), data.count, &info, &err) else {
+            throw CodecError.make(err, format: "JPEG")
+        }
+        defer { vgn_jpeg_close(j) }
+        let width = Int(info.width)
+        let height = Int(info.height)
+        try checkPixels(width: width, height: height, limits: limits)
+        let target = request.outputSize(width: width, height: height)
+        let denom = jpegScaleDenominator(width: width, height: height, target: target)
+        var outW: UInt32 = 0
+        var outH: UInt32 = 0
+        var channels: Int32 = 0
+        let dcOnly: Int32 = info.progressive != 0 && denom == 8 ? 1 : 0
+        guard vgn_jpeg_start(j, Int32(denom), dcOnly, &outW, &outH, &channels, &err) == 0 else {
+            throw CodecError.make(err, format: "JPEG")
+        }
+        let scaler = Downscaler(
+            inWidth: Int(outW), inHeight: Int(outH), channels: Int(channels),
+            outWidth: min(target.width, request.allowUpscale ? target.width : Int(outW)),
+            outHeight: min(target.height, request.allowUpscale ? target.height : Int(outH)))
+        let stride = Int(outW) * Int(channels)
+        var rows = [UInt8](repeating: 0, count: stride * band)
+        try rows.withUnsafeMutableBufferPointer { buffer in
+            while true {
+                let n = vgn_jpeg_read_rows(j, buffer.baseAddress, stride, Int32(band), &err)
+                if n < 0 { throw CodecError.make(err, format: "JPEG") }
+                if n == 0 { break }
+                scaler.push(buffer.baseAddress!, stride: stride, count: Int(n))
+            }
+        }
+        let orientation = ImageOrientation(exif: Int(info.orientation))
+        return DecodedImage(
+            bitmap: scaler.finish().applying(orientation), sourceWidth: width, sourceHeight: height,
+            orientation: orientation, warnings: CodecError.warning(err).map { [$0] } ?? [])
+    }
+
+    /// A thumbnail of PNG data for `request` (the default image of an APNG).
+    public static func png(_ data: UnsafeRawBufferPointer, request: ThumbnailRequest, limits: ImageLimits = .standard) throws -> DecodedImage {
+        var err = vgn_error()
+        var info = vgn_image_info()
+        guard let base = data.baseAddress, let p = vgn_png_open(base.assumingMemoryBound(to: UInt8.self), data.count, &info, &err) else {
+            throw CodecError.make(err, format: "PNG")
+        }
+        defer { vgn_png_close(p) }
+        let width = Int(info.width)
+        let height = Int(info.height)
+        try checkPixels(width: width, height: height, limits: limits)
+        guard vgn_png_start(p, &err) == 0 else { throw CodecError.make(err, format: "PNG") }
+        let target = request.outputSize(width: width, height: height)
+        let orientation = ImageOrientation(exif: Int(info.orientation))
+        if target == (width, height) {
+            // No resampling: rows go straight into the bitmap, bit-exact.
+            var bitmap = Bitmap(width: width, height: height)
+            try bitmap.pixels.withUnsafeMutableBufferPointer { buffer in
+                var y = 0
+                while y < height {
+                    let n = vgn_png_read_rows(p, buffer.baseAddress! + y * width * 4, width * 4, Int32(height - y), &err)
+                    if n < 0 { throw CodecError.make(err, format: "PNG") }
+                    if n == 0 { break }
+                    y += Int(n)
+                }
+            }
+            return DecodedImage(
+                bitmap: bitmap.applying(orientation), sourceWidth: width, sourceHeight: height,
+                orientation: orientation, warnings: CodecError.warning(err).map { [$0] } ?? [])
+        }
+        let scaler = Downscaler(inWidth: width, inHeight: height, channels: 4, outWidth: target.width, outHeight: target.height)
+        let stride = width * 4
+        var rows = [UInt8](repeating: 0, count: stride * band)
+        try rows.withUnsafeMutableBufferPointer { buffer in
+            while true {
+                let n = vgn_png_read_rows(p, buffer.baseAddress, stride, Int32(band), &err)
+                if n < 0 { throw CodecError.make(err, format: "PNG") }
+                if n == 0 { break }
+                scaler.push(buffer.baseAddress!, stride: stride, count: Int(n))
+            }
+        }
+        return DecodedImage(
+            bitmap: scaler.finish().applying(orientation), sourceWidth: width, sourceHeight: height,
+            orientation: orientation, warnings: CodecError.warning(err).map { [$0] } ?? [])
+    }
+
+    /// The largest libjpeg scale denominator (8, 4, 2, 1) whose output still covers `target`.
+    static func jpegScaleDenominator(width: Int, height: Int, target: (width: Int, height: Int)) -> Int {
+        for d in [8, 4, 2] {
+            let w: Int = (width + d - 1) / d
+            let h: Int = (height + d - 1) / d
+            if w >= target.width && h >= target.height { return d }
+        }
+        return 1
+    }
+
+    /// Refuses images over the pixel cap (or with a zero side) before anything is allocated.
+    static func checkPixels(width: Int, height: Int, limits: ImageLimits) throws {
+        guard width > 0, height > 0 else {
+            throw VignetteError(.corrupt, "image has no pixels (\(width) × \(height))")
+        }
+        let pixels = width.multipliedReportingOverflow(by: height)
+        if pixels.overflow || pixels.partialValue > limits.maxPixels {
+            throw VignetteError(
+                .limitExceeded,
+                "image is \(width) × \(height) pixels (\(pixelCount(Double(width) * Double(height)))), over the limit of \(pixelCount(Double(limits.maxPixels)))")
+        }
+    }
+
+    /// "4295 MP", "1.5 MP", "1024 pixels".
+    static func pixelCount(_ n: Double) -> String {
+        guard n >= 1_000_000 else { return "\(Int(n)) pixels" }
+        let mp = n / 1_000_000
+        return mp >= 10 ? "\(Int(mp.rounded())) MP" : String(format: "%.1f MP", mp)
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+public import VignetteCore
+
+/// Makes thumbnails of image files: resolves the type, reads the file under the limits, decodes to size.
+public struct ImageThumbnailer: Sendable {
+    /// Resolves content types.
+    public let resolver: TypeResolver
+    /// Caps on file size and pixel count.
+    public var limits: ImageLimits
+
+    /// Creates a thumbnailer.
+    public init(resolver: TypeResolver = TypeResolver(), limits: ImageLimits = .standard) {
+        self.resolver = resolver
+        self.limits = limits
+    }
+
+    /// The decoders this thumbnailer has, by the type they handle.
+    public static let supportedTypes = ["public.jpeg", "public.png"]
+
+    /// A thumbnail of the image file at `path`; errors name `path`.
+    public func thumbnail(path: String, request: ThumbnailRequest) throws -> DecodedImage {
+        let resolution = try resolver.resolve(path: path)
+        let bytes = try FileSample.readContents(ofFile: path, limit: limits.maxFileBytes)
+        do {
+            return try thumbnail(bytes: bytes, type: resolution.type, request: request)
+        } catch let error as VignetteError {
+            throw error.path == nil ? error.about(path) : error
+        }
+    }
+
+    /// A thumbnail of image bytes already known to be of `type`.
+    public func thumbnail(bytes: [UInt8], type: UniformType, request: ThumbnailRequest) throws -> DecodedImage {
+        let catalog = resolver.catalog
+        return try bytes.withUnsafeBytes { raw in
+            if catalog.conforms(type, to: "public.jpeg") {
+                return try ImageDecoder.jpeg(raw, request: request, limits: limits)
+            }
+            if catalog.conforms(type, to: "public.png") {
+                return try ImageDecoder.png(raw, request: request, limits: limits)
+            }
+            throw VignetteError(
+                .unsupported,
+                "no thumbnail generator for \(type.localizedDescription) (\(type.identifier), \(catalog.preferredMIMEType(of: type)))")
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+
+/// PNG width and height from the IHDR chunk.
+func pngSize(_ data: Data) -> (Int, Int)? {
+    let b = [UInt8](data)
+    guard b.count > 24, b.starts(with: [0x89, 0x50, 0x4E, 0x47]) else { return nil }
+    func be32(_ i: Int) -> Int { Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3]) }
+    return (be32(16), be32(20))
+}
+
+@Suite("vignette thumbnail")
+struct ThumbnailCommandTests {
+    let root = CLI.packageRoot
+
+    @Test func oneInputWritesTheNamedFile() throws {
+        let dir = try CLI.tempDirectory()
+        let r = try CLI.run(["thumbnail", "-s", "128", "Samples/photo.jpg", "-o", dir + "/t.png"], currentDirectory: root)
+        #expect(r.status == 0)
+        #expect(r.stderr.isEmpty)
+        let size = pngSize(try Data(contentsOf: URL(fileURLWithPath: dir + "/t.png")))
+        #expect(size.map { [$0.0, $0.1] } == [128, 80])
+        // Nothing but the thumbnail is left in the folder (no temporary files).
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["t.png"])
+    }
+
+    @Test func jpegOutputByExtensionOrFormat() throws {
+        let dir = try CLI.tempDirectory()
+        _ = try CLI.run(["thumbnail", "Samples/logo.png", "-o", dir + "/t.jpg"], currentDirectory: root)
+        let data = try Data(contentsOf: URL(fileURLWithPath: dir + "/t.jpg"))
+        #expect(Array(data.prefix(3)) == [0xFF, 0xD8, 0xFF])
+        let r = try CLI.run(["thumbnail", "-f", "jpeg", "-q", "50", "Samples/logo.png", "-o", dir + "/forced.png"], currentDirectory: root)
+        #expect(r.status == 0)
+        let forced = try Data(contentsOf: URL(fileURLWithPath: dir + "/forced.png"))
+        #expect(Array(forced.prefix(3)) == [0xFF, 0xD8, 0xFF])
+    }
+
+    @Test func stdoutOutput() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.binary)
+        process.arguments = ["thumbnail", "-s", "64", "Samples/logo.png", "-o", "-"]
+        process.currentDirectoryURL = URL(fileURLWithPath: root)
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(pngSize(data).map { [$0.0, $0.1] } == [64, 64])
+    }
+
+    @Test func severalInputsGoToADirectoryAndOneFailureDoesNotStopTheOthers() throws {
+        let dir = try CLI.tempDirectory()
+        let r = try CLI.run(
+            ["thumbnail", "-j", "2", "-o", dir + "/out/", "Samples/photo.jpg", "Samples/notes.txt", "Samples/missing.png", "Samples/logo.png"],
+            currentDirectory: root)
+        #expect(r.status == 1)
+        let lines = r.stderr.split(separator: "\n").sorted()
+        #expect(lines == [
+            "vignette: Samples/missing.png: no such file or directory",
+            "vignette: Samples/notes.txt: no thumbnail generator for plain text (public.plain-text, text/plain)",
+        ])
+        let written = try FileManager.default.contentsOfDirectory(atPath: dir + "/out").sorted()
+        #expect(written == ["logo.png.png", "photo.jpg.png"])
+    }
+
+    @Test func usageErrors() throws {
+        let r = try CLI.run(["thumbnail", "-o", "/tmp/one-file.png", "Samples/photo.jpg", "Samples/logo.png"], currentDirectory: root)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("several inputs need -o DIR (an existing directory, or a path ending in /), not /tmp/one-file.png"))
+        let bad = try CLI.run(["thumbnail", "-s", "0", "Samples/photo.jpg"], currentDirectory: root)
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("--size must be between 1 and 16384, not 0"))
+        let format = try CLI.run(["thumbnail", "-f", "gif", "Samples/photo.jpg"], currentDirectory: root)
+        #expect(format.status == 2)
+        #expect(format.stderr.contains("--format must be png or jpeg, not gif"))
+    }
+
+    @Test func aThumbnailNeverOverwritesAnInput() throws {
+        let dir = try CLI.tempDirectory()
+        let input = dir + "/a.png"
+        try FileManager.default.copyItem(atPath: root + "/Samples/logo.png", toPath: input)
+        try FileManager.default.copyItem(atPath: root + "/Samples/logo.png", toPath: dir + "/a.png.png")
+        let before = try Data(contentsOf: URL(fileURLWithPath: dir + "/a.png.png"))
+        let r = try CLI.run(["thumbnail", "-s", "16", "-o", dir, input, dir + "/a.png.png"])
+        #expect(r.status == 1)
+        #expect(r.stderr == "vignette: \(input): its thumbnail \(dir)/a.png.png would overwrite an input file\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/a.png.png")) == before)
+    }
+
+    @Test func aTruncatedJPEGGivesAPartialThumbnailWithAWarning() throws {
+        let dir = try CLI.tempDirectory()
+        let data = try Data(contentsOf: URL(fileURLWithPath: root + "/Samples/photo.jpg"))
+        let cut = dir + "/cut.jpg"
+        try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: cut))
+        let r = try CLI.run(["thumbnail", cut, "-o", dir + "/cut.png"])
+        #expect(r.status == 0)
+        #expect(r.stderr == "vignette: \(cut): warning: Premature end of JPEG file\n")
+        #expect(pngSize(try Data(contentsOf: URL(fileURLWithPath: dir + "/cut.png"))) != nil)
+    }
+}

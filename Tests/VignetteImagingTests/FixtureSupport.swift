@@ -1,0 +1,53 @@
+import Crypto
+import Foundation
+import Testing
+import VignetteImaging
+
+/// Paths and helpers for the image fixtures.
+enum Fixtures {
+    static let root: String = {
+        Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.path
+    }()
+
+    static func bytes(_ relative: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: URL(fileURLWithPath: root + "/" + relative)))
+    }
+
+    static func files(in folder: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: root + "/" + folder).sorted()
+    }
+
+    /// Rows of a TSV fixture, without its header.
+    static func tsv(_ relative: String) throws -> [[String]] {
+        let text = try String(contentsOfFile: root + "/" + relative, encoding: .utf8)
+        return text.split(separator: "\n").dropFirst().map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+    }
+}
+
+/// A full-size decode: a request box larger than any fixture, so nothing is resampled.
+let fullSize = ThumbnailRequest(maxPixelSize: 1 << 14)
+
+func sha256(_ bytes: [UInt8]) -> String {
+    SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+}
+
+/// Peak signal-to-noise ratio of the colour channels of two same-size bitmaps, in dB.
+func psnr(_ a: Bitmap, _ b: Bitmap) -> Double {
+    precondition(a.width == b.width && a.height == b.height)
+    var sum = 0.0
+    var n = 0
+    for i in stride(from: 0, to: a.pixels.count, by: 4) {
+        for c in 0..<3 {
+            let d = Double(a.pixels[i + c]) - Double(b.pixels[i + c])
+            sum += d * d
+            n += 1
+        }
+    }
+    let mse = sum / Double(n)
+    return mse == 0 ? 99 : 10 * log10(255 * 255 / mse)
+}
+
+/// A bitmap filled with one colour.
+func solid(_ width: Int, _ height: Int, _ rgba: [UInt8]) -> Bitmap {
+    Bitmap(width: width, height: height, pixels: Array((0..<(width * height)).map { _ in rgba }.joined()))
+}
