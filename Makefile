@@ -3,7 +3,9 @@ SWIFT ?= swift
 # Parallel build jobs; the CI machines have 2 cores.
 JOBS ?= $(shell nproc)
 
-.PHONY: all demo test build release deps test-deps clean
+.PHONY: all demo test build release deps test-deps install clean
+
+PREFIX ?= /usr/local
 
 all: build
 
@@ -27,6 +29,10 @@ demo: release
 test: test-deps
 	$(SWIFT) build -j $(JOBS)
 	$(SWIFT) test -j $(JOBS)
+
+## install: release build into $(PREFIX)/bin with data in $(PREFIX)/share/vignette (the Dockerfile runs the same script).
+install: deps
+	@scripts/install.sh $(PREFIX)
 
 clean:
 	rm -rf .build out

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Hostile headers: a 65535 × 65535 PNG and JPEG must be refused fast and in little memory.
+#
+#   bench/limits.sh        prints, for each file, the exit status, the message, wall ms and peak RSS
+#
+# The files are made on the fly: a PNG whose IHDR says 65535 × 65535 (followed by a token
+# IDAT), and a real JPEG whose SOF is patched to 65535 × 65535 (libjpeg refuses > 65500, so a
+# 60000 × 60000 variant checks our own pixel cap too). The targets: under 50 ms, under 50 MB RSS.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+bin=${VIGNETTE_BIN:-$here/../.build/release/vignette}
+[[ -x $bin ]] || (cd "$here/.." && swift build -c release >/dev/null)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+python3 - "$work" "$here/../Samples/photo.jpg" <<'PY'
+import struct, sys, zlib
+out, jpeg = sys.argv[1], open(sys.argv[2], 'rb').read()
+def chunk(t, b): return struct.pack('>I', len(b)) + t + b + struct.pack('>I', zlib.crc32(t + b))
+png = b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', 65535, 65535, 8, 2, 0, 0, 0)) \
+    + chunk(b'IDAT', zlib.compress(b'\x00' * 64)) + chunk(b'IEND', b'')
+open(out + '/huge.png', 'wb').write(png)
+def patch(w, h):
+    d = bytearray(jpeg); i = 2
+    while i < len(d):
+        m = d[i + 1]; n = struct.unpack('>H', d[i + 2:i + 4])[0]
+        if m in (0xC0, 0xC1, 0xC2):
+            d[i + 5:i + 9] = struct.pack('>HH', h, w); return bytes(d)
+        i += 2 + n
+open(out + '/huge.jpg', 'wb').write(patch(65535, 65535))
+open(out + '/big-60000.jpg', 'wb').write(patch(60000, 60000))
+PY
+printf '| file | exit | message | wall ms | peak RSS MB |\n|---|---:|---|---:|---:|\n'
+for f in huge.png huge.jpg big-60000.jpg; do
+  best=999999; rss=0; msg=""; code=0
+  for i in 1 2 3 4 5; do
+    s=$(date +%s%N)
+    /usr/bin/time -f '%M' -o "$work/rss" "$bin" thumbnail "$work/$f" -o "$work/out.png" 2> "$work/err" || code=$?
+    e=$(( ($(date +%s%N) - s) / 1000000 ))
+    (( e < best )) && best=$e
+    r=$(tail -1 "$work/rss"); (( r > rss )) && rss=$r
+    msg=$(grep -v '^Command exited' "$work/err" | head -1 | sed "s|$work/||")
+  done
+  printf '| %s | %s | %s | %s | %s |\n' "$f" "$code" "$msg" "$best" "$(( rss / 1024 ))"
+done

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Builds a release binary and installs it with its data under PREFIX.
+#
+#   scripts/install.sh PREFIX            e.g. /usr/local or /opt/vignette
+#   STATIC_STDLIB=1 scripts/install.sh   link the Swift runtime statically (the Docker image does)
+#
+# Layout: PREFIX/bin/vignette and PREFIX/share/vignette/ (type declarations, shipped
+# generators). The binary finds its data at ../share/vignette relative to itself.
+# `make install` and the Dockerfile both run this script, so its steps are exercised here.
+set -euo pipefail
+prefix=${1:?usage: scripts/install.sh PREFIX}
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+flags=(-c release)
+[[ "${STATIC_STDLIB:-0}" == 1 ]] && flags+=(--static-swift-stdlib)
+swift build "${flags[@]}" --product vignette
+bin=$(swift build "${flags[@]}" --show-bin-path)
+install -d "$prefix/bin" "$prefix/share/vignette"
+install -m 0755 "$bin/vignette" "$prefix/bin/vignette"
+install -m 0644 Sources/VignetteCore/Resources/UniformTypes.json "$prefix/share/vignette/UniformTypes.json"
+if [[ -d Generators ]]; then cp -R Generators "$prefix/share/vignette/"; fi
+echo "installed $prefix/bin/vignette"
