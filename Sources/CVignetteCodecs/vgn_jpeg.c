@@ -297,7 +297,9 @@ static void vgn_jpeg_start_impl(vgn_jpeg *j, int scale_denom, int dc_only)
         c->out_color_space = JCS_CMYK; /* libjpeg converts YCCK -> CMYK */
         j->out_channels = 3;
         j->cmyk = 1;
-        j->adobe_inverted = c->saw_Adobe_marker ? 1 : 0;
+        /* Practically every CMYK JPEG comes from Photoshop and stores inverted samples; djpeg,
+           ImageMagick and Pillow treat a CMYK JPEG without an Adobe marker the same way. */
+        j->adobe_inverted = 1;
         break;
     default: {
         char m[VGN_MSG_LEN];

@@ -317,8 +317,9 @@ static inline int dc_huff_decode(dc_src *src, dc_bb *b, const dc_huff *h)
 
 /* At a restart boundary (the caller discards the buffered bits): find RSTn like libjpeg's
    read_restart_marker() + jpeg_resync_to_restart(). Sets *insufficient when the next
-   segment must be treated as empty. */
-static void dc_restart(dc_dec *d, dc_src *src, int *next_rst, int *insufficient)
+   segment must be treated as empty; returns 1 when every later segment of the scan will
+   be empty too (a non-RST marker or the end of the data is next). */
+static int dc_restart(dc_dec *d, dc_src *src, int *next_rst, int *insufficient)
 {
     size_t p = src->at_marker ? src->marker_pos : src->pos;
     int want = *next_rst;
@@ -333,7 +334,7 @@ static void dc_restart(dc_dec *d, dc_src *src, int *next_rst, int *insufficient)
             src->at_marker = 1;
             src->marker_pos = d->size;
             *insufficient = 1;
-            return;
+            return 1;
         }
         code = d->data[q + 1];
         if (code == 0xD0 + want) {
@@ -359,14 +360,14 @@ static void dc_restart(dc_dec *d, dc_src *src, int *next_rst, int *insufficient)
             src->at_marker = 0;
             src->marker_pos = d->size;
             *insufficient = 0;
-            return;
+            return 0;
         }
         if (action == 3) {
             src->pos = q;
             src->at_marker = 1;
             src->marker_pos = q;
             *insufficient = 1;
-            return;
+            return code < 0xD0 || code > 0xD7;
         }
         p = q + 2;
     }
@@ -422,15 +423,19 @@ static void dc_decode_scan(dc_dec *d, dc_comp **sc, int ns, int ah, int al)
                     bb.buf = 0;
                     bb.cnt = 0;
                     bb.overrun = 0;
-                    dc_restart(d, &src, &next_rst, &insufficient);
+                    if (dc_restart(d, &src, &next_rst, &insufficient))
+                        goto done; /* the rest of the scan is empty (left as it is) */
                     for (i = 0; i < ns; i++)
                         comp[i].pred = 0;
                     togo = ri;
                 }
                 togo--;
             }
-            if (insufficient)
+            if (insufficient) {
+                if (ri == 0)
+                    goto done; /* no restart marker can follow: the rest of the scan is empty */
                 continue;
+            }
             for (b = 0; b < nblk; b++) {
                 dc_scomp *c = &comp[blk[b].ci];
                 uint16_t *px = c->coef + (size_t)(my * c->v + blk[b].dy) * c->stride + mx * c->h + blk[b].dx;
@@ -463,6 +468,7 @@ static void dc_decode_scan(dc_dec *d, dc_comp **sc, int ns, int ah, int al)
             }
         }
     }
+done:
     d->pos = src.at_marker ? src.marker_pos : src.pos;
 }
 

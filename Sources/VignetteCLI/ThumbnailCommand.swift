@@ -46,6 +46,12 @@ struct ThumbnailCommand: ParsableCommand {
     @Flag(name: .long, help: "Enlarge images smaller than the requested size.")
     var upscale = false
 
+    @Option(name: .long, help: "Refuse images with more pixels than this many million (from the header, before decoding).")
+    var maxMegapixels: Double = 100
+
+    @Option(name: .long, help: "Refuse input files larger than this many megabytes.")
+    var maxFileMegabytes: Double = 512
+
     @OptionGroup var catalogOptions: CatalogOptions
 
     @Argument(help: ArgumentHelp("Image files.", valueName: "FILE"))
@@ -56,6 +62,7 @@ struct ThumbnailCommand: ParsableCommand {
         guard (1...8).contains(scale) else { throw ValidationError("--scale must be between 1 and 8, not \(scale)") }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100, not \(quality)") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        guard maxMegapixels > 0, maxFileMegabytes > 0 else { throw ValidationError("--max-megapixels and --max-file-megabytes must be positive") }
         if let format, ImageFormat(rawValue: format.lowercased() == "jpg" ? "jpeg" : format.lowercased()) == nil {
             throw ValidationError("--format must be png or jpeg, not \(format)")
         }
@@ -81,7 +88,8 @@ struct ThumbnailCommand: ParsableCommand {
 
     func run() throws {
         let catalog = try catalogOptions.catalog()
-        let thumbnailer = ImageThumbnailer(resolver: TypeResolver(catalog: catalog))
+        let limits = ImageLimits(maxPixels: Int(maxMegapixels * 1_000_000), maxFileBytes: Int(maxFileMegabytes * 1_000_000))
+        let thumbnailer = ImageThumbnailer(resolver: TypeResolver(catalog: catalog), limits: limits)
         let request = ThumbnailRequest(maxPixelSize: size, scale: scale, allowUpscale: upscale)
         let format = outputFormat
         let destinations = try plan(format: format)

@@ -25,6 +25,14 @@ public enum ImageDecoder {
         try checkPixels(width: width, height: height, limits: limits)
         let target = request.outputSize(width: width, height: height)
         let denom = jpegScaleDenominator(width: width, height: height, target: target)
+        let orientation = ImageOrientation(exif: Int(info.orientation))
+        if info.progressive != 0 && info.arithmetic == 0 && denom == 8,
+            let image = progressiveDC(data, target: target, request: request)
+        {
+            return DecodedImage(
+                bitmap: image.bitmap.applying(orientation), sourceWidth: width, sourceHeight: height,
+                orientation: orientation, warnings: image.warnings)
+        }
         var outW: UInt32 = 0
         var outH: UInt32 = 0
         var channels: Int32 = 0
@@ -46,10 +54,34 @@ public enum ImageDecoder {
                 scaler.push(buffer.baseAddress!, stride: stride, count: Int(n))
             }
         }
-        let orientation = ImageOrientation(exif: Int(info.orientation))
         return DecodedImage(
             bitmap: scaler.finish().applying(orientation), sourceWidth: width, sourceHeight: height,
             orientation: orientation, warnings: CodecError.warning(err).map { [$0] } ?? [])
+    }
+
+    /// The 1/8-scale image of a progressive JPEG from its DC scans only (no whole-image
+    /// coefficient buffer: one value per block); nil when the shortcut does not apply or the
+    /// data is damaged before the DC scans end, so the caller decodes with libjpeg instead.
+    static func progressiveDC(_ data: UnsafeRawBufferPointer, target: (width: Int, height: Int), request: ThumbnailRequest)
+        -> (bitmap: Bitmap, warnings: [String])?
+    {
+        var out: UnsafeMutablePointer<UInt8>? = nil
+        var w: UInt32 = 0
+        var h: UInt32 = 0
+        var channels: Int32 = 0
+        var warnings: Int32 = 0
+        var message = [CChar](repeating: 0, count: 256)
+        let status = vgn_jpeg_dc_decode(
+            data.baseAddress!.assumingMemoryBound(to: UInt8.self), data.count, &out, &w, &h, &channels, &warnings,
+            &message, message.count)
+        guard status == VGN_DC_OK.rawValue, let out else { return nil }
+        defer { free(out) }
+        let scaler = Downscaler(
+            inWidth: Int(w), inHeight: Int(h), channels: Int(channels),
+            outWidth: min(target.width, Int(w)), outHeight: min(target.height, Int(h)))
+        scaler.push(out, stride: Int(w) * Int(channels), count: Int(h))
+        let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return (scaler.finish(), warnings != 0 ? [text] : [])
     }
 
     /// A thumbnail of PNG data for `request` (the default image of an APNG).

@@ -22,8 +22,9 @@ public enum ImageEncoder {
         var err = vgn_error()
         var out: UnsafeMutablePointer<UInt8>? = nil
         var size = 0
-        let keys = text.map { strdup($0.0) }
-        let values = text.map { strdup($0.1) }
+        // tEXt is Latin-1: characters outside it become "?" (freedesktop keys and values are ASCII).
+        let keys = text.map { strdup(latin1($0.0)) }
+        let values = text.map { strdup(latin1($0.1)) }
         defer {
             keys.forEach { free($0) }
             values.forEach { free($0) }
@@ -54,5 +55,10 @@ public enum ImageEncoder {
         guard status == 0, let out else { throw VignetteError(.io, "cannot encode JPEG: \(CodecError.text(err.message))") }
         defer { vgn_free(out) }
         return Array(UnsafeBufferPointer(start: out, count: size))
+    }
+
+    /// The string as a C string of Latin-1 bytes, non-Latin-1 characters replaced by "?".
+    static func latin1(_ text: String) -> [CChar] {
+        text.unicodeScalars.map { CChar(bitPattern: $0.value < 256 ? UInt8($0.value) : UInt8(ascii: "?")) } + [0]
     }
 }

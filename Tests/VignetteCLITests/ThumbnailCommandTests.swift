@@ -98,4 +98,14 @@ struct ThumbnailCommandTests {
         #expect(r.stderr == "vignette: \(cut): warning: Premature end of JPEG file\n")
         #expect(pngSize(try Data(contentsOf: URL(fileURLWithPath: dir + "/cut.png"))) != nil)
     }
+
+    @Test func limitsAreConfigurable() throws {
+        let r = try CLI.run(["thumbnail", "--max-megapixels", "0.1", "Samples/photo.jpg", "-o", "/tmp/never.png"], currentDirectory: root)
+        #expect(r.status == 1)
+        #expect(r.stderr == "vignette: Samples/photo.jpg: image is 640 × 400 pixels (256000 pixels), over the limit of 100000 pixels\n")
+        let big = try CLI.run(["thumbnail", "--max-file-megabytes", "0.01", "Samples/photo.jpg", "-o", "/tmp/never.png"], currentDirectory: root)
+        #expect(big.status == 1)
+        #expect(big.stderr == "vignette: Samples/photo.jpg: file is 45.8 KB, over the limit of 10 KB\n")
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/never.png"))
+    }
 }

@@ -7,12 +7,15 @@ struct EncoderTests {
     @Test func pngRoundTripsPixelsAndCarriesTextChunks() throws {
         var image = Bitmap(width: 7, height: 5)
         for i in 0..<image.pixels.count { image.pixels[i] = UInt8((i * 37) & 255) }
-        let png = try ImageEncoder.png(image, text: [("Thumb::URI", "file:///tmp/a%20b.png"), ("Software", "vignette")])
+        let png = try ImageEncoder.png(image, text: [("Thumb::URI", "file:///tmp/a%20b.png"), ("Software", "vignette"), ("Comment", "café ☕")])
         let back = try png.withUnsafeBytes { try ImageDecoder.png($0, request: fullSize) }
         #expect(back.bitmap == image)
         let text = String(decoding: png, as: UTF8.self)
         #expect(text.contains("Thumb::URI\u{0}file:///tmp/a%20b.png"))
         #expect(text.contains("Software\u{0}vignette"))
+        // tEXt is Latin-1: é is one byte (0xE9); characters outside Latin-1 become "?".
+        let comment = Array("Comment".utf8) + [0] + Array("caf".utf8) + [0xE9, 0x20, UInt8(ascii: "?")]
+        #expect(png.indices.contains { png[$0...].starts(with: comment) })
     }
 
     @Test func opaquePngCanDropAlpha() throws {

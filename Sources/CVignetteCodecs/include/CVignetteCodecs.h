@@ -1,0 +1,3 @@
+/* Umbrella header of the C shim: everything Swift may call. */
+#include "vgn_codecs.h"
+#include "vgn_jpeg_dc.h"
