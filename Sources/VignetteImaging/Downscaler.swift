@@ -17,6 +17,10 @@ public final class Downscaler {
     let vKernel: ResampleKernel?
     /// Box sums of the current band of rows (4 channels per intermediate column; 64-bit so huge boxes cannot overflow).
     var accumulator: [UInt64]
+    /// Opaque input with a vertical box: plain per-byte column sums of the band, a loop the
+    /// compiler vectorises; collapsed horizontally once per band instead of once per row.
+    let columnFirst: Bool
+    var columns: [UInt32]
     var rowsInBand = 0
     var rowsSeen = 0
     var midRow: [Float]
@@ -41,6 +45,8 @@ public final class Downscaler {
         hKernel = midWidth == outWidth ? nil : ResampleKernel(inSize: midWidth, outSize: outWidth)
         vKernel = midHeight == outHeight ? nil : ResampleKernel(inSize: midHeight, outSize: outHeight)
         accumulator = [UInt64](repeating: 0, count: midWidth * 4)
+        columnFirst = channels != 4 && boxY > 1
+        columns = [UInt32](repeating: 0, count: columnFirst ? inWidth * channels : 0)
         midRow = [Float](repeating: 0, count: midWidth * 4)
         rows = [Float](repeating: 0, count: outWidth * 4 * midHeight)
     }
@@ -67,6 +73,49 @@ public final class Downscaler {
     }
 
     func accumulate(_ row: UnsafePointer<UInt8>) {
+        if columnFirst {
+            let n = inWidth * channels
+            columns.withUnsafeMutableBufferPointer { col in
+                for i in 0..<n { col[i] &+= UInt32(row[i]) }
+            }
+            return
+        }
+        accumulateRow(row)
+    }
+
+    /// Sums the band's column totals over each box width into the accumulator, and clears them.
+    func collapseColumns() {
+        let boxX = self.boxX
+        let inWidth = self.inWidth
+        let channels = self.channels
+        columns.withUnsafeMutableBufferPointer { col in
+            accumulator.withUnsafeMutableBufferPointer { acc in
+                var x = 0
+                var o = 0
+                while x < inWidth {
+                    let start = x
+                    let end = min(x + boxX, inWidth)
+                    var r: UInt64 = 0, g: UInt64 = 0, b: UInt64 = 0
+                    if channels == 3 {
+                        while x < end {
+                            r &+= UInt64(col[x * 3]); g &+= UInt64(col[x * 3 + 1]); b &+= UInt64(col[x * 3 + 2])
+                            x += 1
+                        }
+                    } else {
+                        while x < end { r &+= UInt64(col[x]); x += 1 }
+                        g = r
+                        b = r
+                    }
+                    acc[o] &+= r &* 255; acc[o + 1] &+= g &* 255; acc[o + 2] &+= b &* 255
+                    acc[o + 3] &+= UInt64(end - start) &* UInt64(rowsInBand) &* 255
+                    o += 4
+                }
+                for i in 0..<col.count { col[i] = 0 }
+            }
+        }
+    }
+
+    func accumulateRow(_ row: UnsafePointer<UInt8>) {
         let boxX = self.boxX
         let inWidth = self.inWidth
         accumulator.withUnsafeMutableBufferPointer { acc in
@@ -126,6 +175,7 @@ public final class Downscaler {
     /// Turns the band's box sums into one intermediate row (premultiplied floats in 0…1) and resamples it horizontally.
     func flushBand() {
         guard midRowsDone < midHeight else { return }
+        if columnFirst { collapseColumns() }
         let band = Float(max(rowsInBand, 1))
         // Colour sums are in units of 255 × 255 per pixel, alpha sums in units of 255.
         accumulator.withUnsafeMutableBufferPointer { acc in

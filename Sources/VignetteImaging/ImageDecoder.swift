@@ -95,10 +95,13 @@ public enum ImageDecoder {
         let width = Int(info.width)
         let height = Int(info.height)
         try checkPixels(width: width, height: height, limits: limits)
-        guard vgn_png_start(p, &err) == 0 else { throw CodecError.make(err, format: "PNG") }
         let target = request.outputSize(width: width, height: height)
+        let resampling = target != (width, height)
+        // Opaque images stream as RGB when resampled: no alpha filler work per pixel.
+        var channels: Int32 = 4
+        guard vgn_png_start_ex(p, resampling ? 1 : 0, &channels, &err) == 0 else { throw CodecError.make(err, format: "PNG") }
         let orientation = ImageOrientation(exif: Int(info.orientation))
-        if target == (width, height) {
+        if !resampling {
             // No resampling: rows go straight into the bitmap, bit-exact.
             var bitmap = Bitmap(width: width, height: height)
             try bitmap.pixels.withUnsafeMutableBufferPointer { buffer in
@@ -114,8 +117,8 @@ public enum ImageDecoder {
                 bitmap: bitmap.applying(orientation), sourceWidth: width, sourceHeight: height,
                 orientation: orientation, warnings: CodecError.warning(err).map { [$0] } ?? [])
         }
-        let scaler = Downscaler(inWidth: width, inHeight: height, channels: 4, outWidth: target.width, outHeight: target.height)
-        let stride = width * 4
+        let scaler = Downscaler(inWidth: width, inHeight: height, channels: Int(channels), outWidth: target.width, outHeight: target.height)
+        let stride = width * Int(channels)
         var rows = [UInt8](repeating: 0, count: stride * band)
         try rows.withUnsafeMutableBufferPointer { buffer in
             while true {

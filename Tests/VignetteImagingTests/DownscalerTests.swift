@@ -41,6 +41,11 @@ struct DownscalerTests {
             return d.finish()
         }
         #expect(run(gray, 1) == run(rgb, 3))
+        // Opaque RGBA takes the per-row path, RGB the column-first path: same pixels.
+        let rgba = gray.flatMap { [$0, $0, $0, 255] as [UInt8] }
+        let a = run(rgba, 4)
+        let b = run(rgb, 3)
+        #expect(zip(a.pixels, b.pixels).allSatisfy { abs(Int($0) - Int($1)) <= 1 })
     }
 
     @Test func outputSizeKeepsTheAspectAndNeverEnlargesUnlessAsked() {

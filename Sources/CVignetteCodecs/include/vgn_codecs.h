@@ -97,7 +97,10 @@ vgn_png *vgn_png_open(const uint8_t *data, size_t size, vgn_image_info *info, vg
 /* Sets up the RGBA8 transforms; reports nothing new (output is info.width x info.height x 4). */
 int vgn_png_start(vgn_png *p, vgn_error *err);
 
-/* Decodes up to max_rows RGBA8 rows into dst (stride >= width*4); returns rows written, 0 at end, negative on error. */
+/* Like vgn_png_start, but with allow_rgb set an image without alpha (no alpha channel, no tRNS) gives 3-channel RGB rows, skipping the alpha filler; *out_channels receives 3 or 4. */
+int vgn_png_start_ex(vgn_png *p, int allow_rgb, int *out_channels, vgn_error *err);
+
+/* Decodes up to max_rows rows (RGBA8, or RGB8 after vgn_png_start_ex chose 3 channels) into dst (stride >= width*channels); returns rows written, 0 at end, negative on error. */
 int vgn_png_read_rows(vgn_png *p, uint8_t *dst, size_t stride, int max_rows, vgn_error *err);
 
 /* Releases the decoder and any internal image buffer (NULL is fine). */
