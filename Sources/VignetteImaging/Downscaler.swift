@@ -42,8 +42,11 @@ public final class Downscaler {
         boxY = max(1, inHeight / (outHeight * 2))
         midWidth = (inWidth + boxX - 1) / boxX
         midHeight = (inHeight + boxY - 1) / boxY
-        hKernel = midWidth == outWidth ? nil : ResampleKernel(inSize: midWidth, outSize: outWidth)
-        vKernel = midHeight == outHeight ? nil : ResampleKernel(inSize: midHeight, outSize: outHeight)
+        // Scales from the true geometry: a partial last box must not stretch the whole row.
+        hKernel = midWidth == outWidth && inWidth == boxX * outWidth
+            ? nil : ResampleKernel(inSize: midWidth, outSize: outWidth, scale: Double(inWidth) / Double(boxX * outWidth))
+        vKernel = midHeight == outHeight && inHeight == boxY * outHeight
+            ? nil : ResampleKernel(inSize: midHeight, outSize: outHeight, scale: Double(inHeight) / Double(boxY * outHeight))
         accumulator = [UInt64](repeating: 0, count: midWidth * 4)
         columnFirst = channels != 4 && boxY > 1
         columns = [UInt32](repeating: 0, count: columnFirst ? inWidth * channels : 0)

@@ -14,8 +14,10 @@ struct ResampleKernel {
     /// Weight slots per output sample.
     let taps: Int
 
-    init(inSize: Int, outSize: Int) {
-        let scale = Double(inSize) / Double(outSize)
+    /// `scale` is input samples per output sample; it differs from `inSize / outSize` when the
+    /// input is a box-shrunk image whose last box was partial (the true geometry must be kept).
+    init(inSize: Int, outSize: Int, scale explicitScale: Double? = nil) {
+        let scale = explicitScale ?? Double(inSize) / Double(outSize)
         let stretch = max(scale, 1)
         let support = 3 * stretch
         let taps = Int(ceil(support * 2)) + 1

@@ -59,7 +59,7 @@ int vgn_jpeg_dc_decode(const uint8_t *data, size_t size, uint8_t **out, uint32_t
  *  - Decoding stops as soon as every component's DC is complete (successive-approximation
  *    refinement scans after AC scans are found by skipping the AC data without decoding).
  *  - Memory: 2 bytes per block of every component (padded to the MCU grid) + 1 byte per
- *    chroma block + the output; about 1.5 MB + output for a 16 MP 4:2:2 photo.
+ *    chroma block + the output; about 1.3 MB + 0.75 MB output for a 16 MP 4:2:2 photo.
  *  - Width and height come from SOF (1..65535); the caller should bound the pixel count
  *    beforehand: the worst case (65535x65535, 4:4:4) needs ~400 MB of block arrays.
  */
