@@ -50,15 +50,8 @@ public enum ImageDecoder {
             inWidth: Int(outW), inHeight: Int(outH), channels: Int(channels),
             outWidth: min(target.width, request.allowUpscale ? target.width : Int(outW)),
             outHeight: min(target.height, request.allowUpscale ? target.height : Int(outH)))
-        let stride = Int(outW) * Int(channels)
-        var rows = [UInt8](repeating: 0, count: stride * band)
-        try rows.withUnsafeMutableBufferPointer { buffer in
-            while true {
-                let n = vgn_jpeg_read_rows(j, buffer.baseAddress, stride, Int32(band), &err)
-                if n < 0 { throw CodecError.make(err, format: "JPEG") }
-                if n == 0 { break }
-                scaler.push(buffer.baseAddress!, stride: stride, count: Int(n))
-            }
+        try stream(into: scaler, rowBytes: Int(outW) * Int(channels), format: "JPEG", err: &err) { buffer, stride, count, err in
+            vgn_jpeg_read_rows(j, buffer, stride, count, &err)
         }
         return DecodedImage(
             bitmap: scaler.finish().applying(orientation), sourceWidth: width, sourceHeight: height,
@@ -125,19 +118,28 @@ public enum ImageDecoder {
                 orientation: orientation, warnings: CodecError.warning(err).map { [$0] } ?? [])
         }
         let scaler = Downscaler(inWidth: width, inHeight: height, channels: Int(channels), outWidth: target.width, outHeight: target.height)
-        let stride = width * Int(channels)
-        var rows = [UInt8](repeating: 0, count: stride * band)
-        try rows.withUnsafeMutableBufferPointer { buffer in
-            while true {
-                let n = vgn_png_read_rows(p, buffer.baseAddress, stride, Int32(band), &err)
-                if n < 0 { throw CodecError.make(err, format: "PNG") }
-                if n == 0 { break }
-                scaler.push(buffer.baseAddress!, stride: stride, count: Int(n))
-            }
+        try stream(into: scaler, rowBytes: width * Int(channels), format: "PNG", err: &err) { buffer, stride, count, err in
+            vgn_png_read_rows(p, buffer, stride, count, &err)
         }
         return DecodedImage(
             bitmap: scaler.finish().applying(orientation), sourceWidth: width, sourceHeight: height,
             orientation: orientation, warnings: CodecError.warning(err).map { [$0] } ?? [])
+    }
+
+    /// Pulls rows from a shim decoder, `band` at a time, into the downscaler until it reports the end.
+    static func stream(
+        into scaler: Downscaler, rowBytes: Int, format: String, err: inout vgn_error,
+        read: (UnsafeMutablePointer<UInt8>, Int, Int32, inout vgn_error) -> Int32
+    ) throws {
+        var rows = [UInt8](repeating: 0, count: rowBytes * band)
+        try rows.withUnsafeMutableBufferPointer { buffer in
+            while true {
+                let n = read(buffer.baseAddress!, rowBytes, Int32(band), &err)
+                if n < 0 { throw CodecError.make(err, format: format) }
+                if n == 0 { break }
+                scaler.push(buffer.baseAddress!, stride: rowBytes, count: Int(n))
+            }
+        }
     }
 
     /// The libjpeg scale denominator (8, 4, 2, 1) for a thumbnail of `target` size.
