@@ -26,9 +26,8 @@ public enum BuiltInResources {
     static func searchDirectories() -> [String] {
         var dirs: [String] = []
         if let env = ProcessInfo.processInfo.environment["VIGNETTE_DATA_DIR"], !env.isEmpty { dirs.append(env) }
-        let exe = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
-        let exeDir = (try? URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().path)
-            ?? exe.deletingLastPathComponent().path
+        // /proc/self/exe names the real binary even when it was started through a symlink.
+        let exeDir = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().path
         dirs.append(exeDir + "/../share/vignette")
         dirs.append(exeDir + "/Vignette_VignetteCore.resources")
         return dirs

@@ -39,6 +39,8 @@ public struct VignetteError: Error, Sendable, Equatable, CustomStringConvertible
         public static let corrupt = Code(rawValue: "corrupt")
         /// The input exceeds a configured limit (file size, pixel count, time).
         public static let limitExceeded = Code(rawValue: "limit-exceeded")
+        /// A generator looked at the file and passed it on to the next candidate (not a failure).
+        public static let declined = Code(rawValue: "declined")
         /// The caller asked for something that makes no sense (bad size, bad option).
         public static let invalidRequest = Code(rawValue: "invalid-request")
     }

@@ -1,3 +1,5 @@
+public import VignetteCore
+
 /// A decoded, upright thumbnail-sized image and what the decoder had to say.
 public struct DecodedImage: Sendable {
     /// The pixels, already turned upright.

@@ -1,3 +1,5 @@
+public import VignetteCore
+
 /// Streams decoded rows into a thumbnail: an integer box shrink, then a Lanczos-3 reduce.
 ///
 /// Like libvips' thumbnail, most of the reduction is a box average (cheap, and exact for

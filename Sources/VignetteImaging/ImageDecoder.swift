@@ -1,6 +1,6 @@
 import Foundation
 import CVignetteCodecs
-import VignetteCore
+public import VignetteCore
 
 /// Decodes JPEG and PNG data straight to thumbnail size, never holding the full image.
 ///

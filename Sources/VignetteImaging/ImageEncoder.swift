@@ -1,6 +1,6 @@
 import Foundation
 import CVignetteCodecs
-import VignetteCore
+public import VignetteCore
 
 /// Output formats for thumbnails.
 public enum ImageFormat: String, Sendable, CaseIterable {

@@ -1,3 +1,5 @@
+public import VignetteCore
+
 /// EXIF orientation (TIFF tag 274): how the stored pixels must be turned to be upright.
 public enum ImageOrientation: Int, Sendable, CaseIterable {
     /// Stored upright.

@@ -1,3 +1,4 @@
+import VignetteCore
 import Testing
 @testable import VignetteImaging
 

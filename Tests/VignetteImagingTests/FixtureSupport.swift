@@ -1,3 +1,4 @@
+import VignetteCore
 import Crypto
 import Foundation
 import Testing

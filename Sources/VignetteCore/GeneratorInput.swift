@@ -1,0 +1,61 @@
+import Foundation
+
+/// The file a generator works on: its resolved type, size, name, and its bytes on demand.
+public final class GeneratorInput: @unchecked Sendable {
+    /// The path on disk, when the input is a file (nil for uploaded bytes).
+    public let path: String?
+    /// The file's name, as given (used by generators to name things).
+    public let filename: String?
+    /// The resolved content type and how it was decided.
+    public let resolution: TypeResolution
+    /// Size in bytes.
+    public let size: Int
+    /// Modification time and permissions, when the input is a file.
+    public let status: FileStatus?
+    private let memory: [UInt8]?
+    private let lock = NSLock()
+    private var cache: [UInt8]?
+
+    /// An input over a file on disk (its type resolved here); errors name `path`.
+    public init(path: String, resolver: TypeResolver) throws {
+        let sample = try FileSample(path: path)
+        self.path = path
+        self.filename = sample.filename
+        self.resolution = resolver.resolve(sample)
+        self.size = sample.size
+        self.status = sample.status
+        self.memory = nil
+    }
+
+    /// An input over bytes in memory (an upload), with the name the sender gave.
+    public init(bytes: [UInt8], filename: String?, resolver: TypeResolver) {
+        self.path = nil
+        self.filename = filename
+        self.resolution = resolver.resolve(bytes: bytes, filename: filename)
+        self.size = bytes.count
+        self.status = nil
+        self.memory = bytes
+    }
+
+    /// The content type.
+    public var type: UniformType { resolution.type }
+
+    /// The whole content, read once and shared; refused when over `limit` bytes.
+    public func contents(limit: Int) throws -> [UInt8] {
+        if let memory {
+            guard memory.count <= limit else {
+                throw VignetteError(.limitExceeded, path: filename, "file is \(ByteCount.text(memory.count)), over the limit of \(ByteCount.text(limit))")
+            }
+            return memory
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        if let cache { return cache }
+        let bytes = try FileSample.readContents(ofFile: path!, limit: limit)
+        cache = bytes
+        return bytes
+    }
+
+    /// The name used in messages: the path, else the given file name, else "(upload)".
+    public var displayName: String { path ?? filename ?? "(upload)" }
+}
