@@ -13,17 +13,22 @@ let package = Package(
         .executable(name: "vignette", targets: ["VignetteCLI"]),
         .library(name: "VignetteCore", targets: ["VignetteCore"]),
         .library(name: "VignetteImaging", targets: ["VignetteImaging"]),
+        .library(name: "VignetteGenerators", targets: ["VignetteGenerators"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/JohnSundell/Ink", from: "0.6.0"),
     ],
     targets: [
         .target(
             name: "CVignetteCodecs",
-            cSettings: [.unsafeFlags(["-O2"])],
-            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png")]
+            cSettings: [.unsafeFlags(["-O2", "-I/usr/include/freetype2"])],
+            linkerSettings: [
+                .linkedLibrary("jpeg"), .linkedLibrary("png"), .linkedLibrary("freetype"),
+                .linkedLibrary("z"), .linkedLibrary("bz2"), .linkedLibrary("lzma"),
+            ]
         ),
         .target(
             name: "VignetteCore",
@@ -36,11 +41,20 @@ let package = Package(
             dependencies: ["VignetteCore", "CVignetteCodecs"],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "VignetteGenerators",
+            dependencies: [
+                "VignetteCore", "VignetteImaging", "CVignetteCodecs",
+                .product(name: "Ink", package: "Ink"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "VignetteCLI",
             dependencies: [
                 "VignetteCore",
                 "VignetteImaging",
+                "VignetteGenerators",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -55,6 +69,12 @@ let package = Package(
         .testTarget(
             name: "VignetteImagingTests",
             dependencies: ["VignetteImaging", "VignetteCore", .product(name: "Crypto", package: "swift-crypto")],
+            resources: [.copy("Fixtures")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "VignetteGeneratorsTests",
+            dependencies: ["VignetteGenerators", "VignetteImaging", "VignetteCore"],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),

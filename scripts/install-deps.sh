@@ -8,8 +8,8 @@
 # prints the exact `apt-get install` line to run and exits 1.
 set -euo pipefail
 
-runtime=(libpng-dev libjpeg62-turbo-dev libfreetype-dev fonts-dejavu-core)
-testing=(libjpeg-turbo-progs libpng-tools libglib2.0-bin file util-linux)
+runtime=(libpng-dev libjpeg62-turbo-dev libfreetype-dev zlib1g-dev libbz2-dev liblzma-dev fonts-dejavu-core)
+testing=(libjpeg-turbo-progs libpng-tools libglib2.0-bin file util-linux chromium libgdk-pixbuf2.0-bin poppler-utils librsvg2-bin)
 
 want=("${runtime[@]}")
 if [[ "${1:-}" == "--test" ]]; then want+=("${testing[@]}"); fi

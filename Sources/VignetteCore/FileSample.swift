@@ -182,6 +182,19 @@ extension FileSample {
     }
 }
 
+extension FileSample {
+    /// At most the first `count` bytes of the regular file at `path` (fewer when it is shorter).
+    public static func readPrefix(ofFile path: String, count: Int) throws -> [UInt8] {
+        let fd = try openRegularFile(path)
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: max(0, count))
+        let got = buffer.withUnsafeMutableBytes { preadFully(fd, $0, offset: 0) }
+        if got < 0 { throw VignetteError.fromErrno(errno, path: path) }
+        buffer.removeLast(buffer.count - got)
+        return buffer
+    }
+}
+
 /// Human byte counts: "512 MB", "3.4 KB", "17 bytes" (decimal units, like `ls -h --si`).
 public enum ByteCount {
     /// The count as text.

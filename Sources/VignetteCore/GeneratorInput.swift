@@ -56,6 +56,16 @@ public final class GeneratorInput: @unchecked Sendable {
         return bytes
     }
 
+    /// At most the first `count` bytes, without reading the rest of a large file.
+    public func prefix(_ count: Int) throws -> [UInt8] {
+        if let memory { return Array(memory.prefix(count)) }
+        lock.lock()
+        let cached = cache
+        lock.unlock()
+        if let cached { return Array(cached.prefix(count)) }
+        return try FileSample.readPrefix(ofFile: path!, count: count)
+    }
+
     /// The name used in messages: the path, else the given file name, else "(upload)".
     public var displayName: String { path ?? filename ?? "(upload)" }
 }

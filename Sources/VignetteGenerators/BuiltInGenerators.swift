@@ -1,0 +1,30 @@
+public import VignetteCore
+public import VignetteImaging
+
+/// The generators compiled into Vignette, and the one place that lists them.
+public enum BuiltInGenerators {
+    /// Settings the built-in generators share (limits the CLI or server may tighten).
+    public struct Options: Sendable {
+        /// Caps for image decoding.
+        public var imageLimits: ImageLimits
+
+        /// Creates options; the defaults are the standard limits.
+        public init(imageLimits: ImageLimits = .standard) {
+            self.imageLimits = imageLimits
+        }
+    }
+
+    /// Registers every built-in generator in `registry`, the viewer fallback included.
+    public static func register(in registry: GeneratorRegistry, options: Options = Options()) {
+        let catalog = registry.catalog
+        registry.register(FallbackGenerator(catalog: catalog))
+        registry.register(ImageGenerator(catalog: catalog, limits: options.imageLimits))
+    }
+
+    /// A registry over `catalog` holding the built-in generators.
+    public static func makeRegistry(catalog: TypeCatalog = .builtIn, options: Options = Options()) -> GeneratorRegistry {
+        let registry = GeneratorRegistry(catalog: catalog)
+        register(in: registry, options: options)
+        return registry
+    }
+}

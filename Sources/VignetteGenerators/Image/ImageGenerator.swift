@@ -1,0 +1,29 @@
+public import VignetteCore
+public import VignetteImaging
+
+/// Thumbnails of JPEG and PNG images, shrunk while decoding (see `ImageDecoder`).
+public struct ImageGenerator: ThumbnailGenerating {
+    /// `image`.
+    public let identifier = "image"
+    /// JPEG and PNG.
+    public let supportedTypes = ImageThumbnailer.supportedTypes
+    /// The ordinary built-in generator for its types.
+    public let priority = GeneratorPriority.standard
+    /// The file-size cap of the image limits.
+    public var limits: GeneratorLimits { GeneratorLimits(maxFileBytes: imageLimits.maxFileBytes) }
+    private let imageLimits: ImageLimits
+    private let thumbnailer: ImageThumbnailer
+
+    /// Creates the generator over a catalog, with decoding caps.
+    public init(catalog: TypeCatalog, limits: ImageLimits = .standard) {
+        self.imageLimits = limits
+        self.thumbnailer = ImageThumbnailer(resolver: TypeResolver(catalog: catalog), limits: limits)
+    }
+
+    /// Decodes the image at the requested size.
+    public func makeThumbnail(for input: GeneratorInput, request: ThumbnailRequest) throws -> GeneratedThumbnail {
+        let bytes = try input.contents(limit: imageLimits.maxFileBytes)
+        let image = try thumbnailer.thumbnail(bytes: bytes, type: input.type, request: request)
+        return GeneratedThumbnail(bitmap: image.bitmap, warnings: image.warnings)
+    }
+}
