@@ -1,0 +1,31 @@
+import ArgumentParser
+import Foundation
+import VignetteCore
+import VignetteGenerators
+import VignetteImaging
+
+/// Options that choose the known types and generators, shared by every command that previews.
+struct RegistryOptions: ParsableArguments {
+    @OptionGroup var catalogOptions: CatalogOptions
+
+    @Option(name: .long, help: "Refuse images with more pixels than this many million (from the header, before decoding).")
+    var maxMegapixels: Double = 100
+
+    @Option(name: .long, help: "Refuse input files larger than this many megabytes (image decoding).")
+    var maxFileMegabytes: Double = 512
+
+    func validate() throws {
+        guard maxMegapixels > 0, maxFileMegabytes > 0 else { throw ValidationError("--max-megapixels and --max-file-megabytes must be positive") }
+    }
+
+    /// Image decoding caps from the options.
+    var imageLimits: ImageLimits {
+        ImageLimits(maxPixels: Int(maxMegapixels * 1_000_000), maxFileBytes: Int(maxFileMegabytes * 1_000_000))
+    }
+
+    /// The catalog and a registry holding the built-in generators (and, later, external ones).
+    func makeRegistry() throws -> GeneratorRegistry {
+        let catalog = try catalogOptions.catalog()
+        return BuiltInGenerators.makeRegistry(catalog: catalog, options: .init(imageLimits: imageLimits))
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+public import VignetteCore
+import VignetteImaging
+
+/// One self-contained HTML page previewing any file: thumbnail inline, text preview, metadata.
+///
+/// Nothing is fetched: the thumbnail is a `data:` PNG, the style is inline, there is no script.
+public enum ViewerPage {
+    /// The page for `input`: the best thumbnail and preview the registry gives (the fallback's at worst).
+    public static func render(
+        _ input: GeneratorInput, registry: GeneratorRegistry,
+        thumbnail thumbnailRequest: ThumbnailRequest = ThumbnailRequest(maxPixelSize: 512),
+        preview previewRequest: PreviewRequest = PreviewRequest()
+    ) -> String {
+        let name = input.filename ?? "(upload)"
+        var thumbHTML = ""
+        var thumbBy = ""
+        if let (thumb, generator, _) = try? registry.thumbnail(for: input, request: thumbnailRequest),
+            let png = try? ImageEncoder.png(thumb.bitmap, keepAlpha: thumb.bitmap.hasTransparency)
+        {
+            thumbBy = generator
+            thumbHTML = "<img class=\"thumb\" alt=\"thumbnail of \(HTML.escape(name))\" width=\"\(thumb.bitmap.width)\" height=\"\(thumb.bitmap.height)\" src=\"data:image/png;base64,\(Data(png).base64EncodedString())\">"
+        }
+        var body = ""
+        var previewBy = ""
+        var title = name
+        do {
+            let (preview, generator, _) = try registry.preview(for: input, request: previewRequest)
+            previewBy = generator
+            title = preview.title
+            body = preview.html
+        } catch {
+            body = "<p class=\"error\">\(HTML.escape("\(error)"))</p>"
+        }
+        let facts = FileFacts(input, catalog: registry.catalog).rows
+            .map { "<tr><th>\(HTML.escape(String($0.0.dropLast())))</th><td>\(HTML.escape($0.1))</td></tr>" }
+            .joined(separator: "\n")
+        return """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="generator" content="vignette">
+            <title>\(HTML.escape(name))</title>
+            <style>\(style)</style>
+            </head>
+            <body>
+            <header><h1>\(HTML.escape(name))</h1><p class="subtitle">\(HTML.escape(title))</p></header>
+            <main>
+            <aside>\(thumbHTML)
+            <table class="facts">
+            \(facts)
+            <tr><th>Thumbnail by</th><td>\(HTML.escape(thumbBy))</td></tr>
+            <tr><th>Preview by</th><td>\(HTML.escape(previewBy))</td></tr>
+            </table></aside>
+            <section class="preview">
+            \(body)
+            </section>
+            </main>
+            </body>
+            </html>
+
+            """
+    }
+
+    static let style = """
+        body{font:15px/1.45 "DejaVu Sans",system-ui,sans-serif;margin:0;color:#1d2330;background:#f4f6f9}\
+        header{background:#1d2330;color:#fff;padding:14px 24px}h1{margin:0;font-size:20px;word-break:break-all}\
+        .subtitle{margin:4px 0 0;color:#b8c2d3}main{display:flex;gap:24px;padding:24px;align-items:flex-start}\
+        aside{flex:0 0 320px}.thumb{max-width:100%;height:auto;background:#fff;border:1px solid #d5dbe5;\
+        box-shadow:0 1px 3px #0002}table{border-collapse:collapse;font-size:13px;margin-top:12px}\
+        th{text-align:left;padding:2px 10px 2px 0;color:#5a6577;vertical-align:top;white-space:nowrap}\
+        td{word-break:break-all}.preview{flex:1;min-width:0;background:#fff;border:1px solid #d5dbe5;padding:16px}\
+        pre{font:13px/1.4 "DejaVu Sans Mono",monospace;overflow:auto;white-space:pre}\
+        .preview table{font-size:13px}.preview td,.preview th{border:1px solid #d5dbe5;padding:2px 6px}
+        """
+}
