@@ -12,6 +12,13 @@ public protocol Generator: Sendable {
     var priority: GeneratorPriority { get }
     /// Caps under which the generator is tried at all.
     var limits: GeneratorLimits { get }
+    /// Where the generator comes from: `built-in`, `in-process`, or the manifest file that declared it.
+    var origin: String { get }
+}
+
+extension Generator {
+    /// Generators compiled into the program say `in-process` unless they say otherwise.
+    public var origin: String { "in-process" }
 }
 
 /// A generator that draws thumbnails.

@@ -16,6 +16,8 @@ public struct FallbackGenerator: ThumbnailGenerating, PreviewGenerating {
     public let priority = GeneratorPriority.fallback
     /// None: it reads only the first bytes.
     public let limits = GeneratorLimits.none
+    /// Compiled into Vignette.
+    public let origin = "built-in"
     private let catalog: TypeCatalog
     /// Bytes shown in the hex dump.
     public static let hexBytes = 256

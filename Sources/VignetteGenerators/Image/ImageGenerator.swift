@@ -9,6 +9,8 @@ public struct ImageGenerator: ThumbnailGenerating {
     public let supportedTypes = ImageThumbnailer.supportedTypes
     /// The ordinary built-in generator for its types.
     public let priority = GeneratorPriority.standard
+    /// Compiled into Vignette.
+    public let origin = "built-in"
     /// The file-size cap of the image limits.
     public var limits: GeneratorLimits { GeneratorLimits(maxFileBytes: imageLimits.maxFileBytes) }
     private let imageLimits: ImageLimits
