@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "VignetteCore", targets: ["VignetteCore"]),
         .library(name: "VignetteImaging", targets: ["VignetteImaging"]),
         .library(name: "VignetteGenerators", targets: ["VignetteGenerators"]),
+        .library(name: "VignetteCache", targets: ["VignetteCache"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -49,12 +50,18 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "VignetteCache",
+            dependencies: ["VignetteCore", "VignetteImaging", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "VignetteCLI",
             dependencies: [
                 "VignetteCore",
                 "VignetteImaging",
                 "VignetteGenerators",
+                "VignetteCache",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -79,8 +86,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "VignetteCacheTests",
+            dependencies: ["VignetteCache", "VignetteCore", "VignetteImaging"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "VignetteCLITests",
-            dependencies: ["VignetteCore", "VignetteCLI"],
+            dependencies: ["VignetteCore", "VignetteCLI", "VignetteCache", "VignetteImaging"],
             swiftSettings: strictSettings
         ),
     ]
