@@ -20,11 +20,12 @@ struct VignetteCommand: ParsableCommand {
               vignette view mystery.bin                a self-contained HTML page for any file
               vignette which photo.jpg                 which generator answers, and why
               vignette generators                      every generator, its types and limits
+              vignette batch ~/Pictures                fill the desktop's thumbnail cache
             """,
         version: VignetteVersion.string,
         subcommands: [
             TypeCommand.self, TypesCommand.self, ThumbnailCommand.self, PreviewCommand.self, ViewCommand.self,
-            WhichCommand.self, GeneratorsCommand.self,
+            WhichCommand.self, GeneratorsCommand.self, BatchCommand.self,
         ]
     )
 }

@@ -1,0 +1,212 @@
+import ArgumentParser
+import Foundation
+import VignetteCache
+import VignetteCore
+import VignetteImaging
+
+/// `vignette batch PATH...`: thumbnails for whole trees, into the freedesktop cache or a folder.
+struct BatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "batch",
+        abstract: "Make thumbnails of every file in directories: into the freedesktop cache, or a folder.",
+        discussion: """
+            Walks the files and directories given (recursively unless --no-recursive; hidden \
+            entries only with --hidden; symbolic links only with --follow-symlinks, each directory \
+            walked once) and thumbnails every file with the best generator for its type.
+
+            By default thumbnails go to the freedesktop cache ($XDG_CACHE_HOME/thumbnails, else \
+            ~/.cache/thumbnails) in the --flavor's folder, named by the MD5 of the file's URI, with \
+            the keys GNOME Files, Xfce and GLib check: a thumbnail whose Thumb::MTime or Thumb::Size \
+            no longer match the file is remade. A file that cannot be thumbnailed gets a fail entry \
+            in fail/vignette-VERSION/ and is not retried until it changes (or --retry-failed). A file \
+            of a type nothing pictures gets no thumbnail there (the desktop draws its own icon) but a \
+            fail entry marked as such, so the next run skips it too. The cache itself is never walked.
+
+            With --out DIR the tree is mirrored instead: PATH/a/b.jpg becomes DIR/a/b.jpg.png (or .jpg \
+            with --format jpeg), at --size pixels, with the original's modification time; a file with \
+            no generator gets the generic icon of its family.
+
+            Every file is written under a temporary name and renamed: killed at any moment, a run \
+            leaves no partial thumbnail, and the next run does only what is left. Ctrl-C stops \
+            after the files in progress and prints the summary so far (exit status 130). One bad \
+            file never stops the run: it is reported on stderr and the exit status is 1.
+
+            --shard I/N (0 <= I < N) keeps only the files whose path hash (FNV-1a of the absolute \
+            path) is I modulo N, so N machines that see the tree at the same path split it with no \
+            coordinator (in a Kubernetes Indexed Job: --shard $JOB_COMPLETION_INDEX/N).
+
+            Examples:
+              vignette batch ~/Pictures
+              vignette batch --flavor x-large --include '*.jpg' --include '*.png' ~/Pictures
+              vignette batch --out thumbs --size 200 --contact-sheet thumbs/index.html photos/
+              vignette batch --dry-run --json-lines ~/Pictures | jq -r 'select(.result=="would-generate").path'
+              vignette batch --shard 3/8 --report shard-3.json /data/photos
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Files and directories.", valueName: "PATH"))
+    var paths: [String]
+
+    @Flag(inversion: .prefixedNo, help: "Walk directories recursively.")
+    var recursive = true
+
+    @Option(name: .long, help: ArgumentHelp("Only files whose name matches GLOB (a GLOB with / matches the path below PATH); may be repeated.", valueName: "GLOB"))
+    var include: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Skip files and directories matching GLOB; may be repeated.", valueName: "GLOB"))
+    var exclude: [String] = []
+
+    @Flag(name: .long, help: "Include hidden files and directories (names starting with a dot).")
+    var hidden = false
+
+    @Flag(name: .long, help: "Follow symbolic links (each directory is walked once, so loops end).")
+    var followSymlinks = false
+
+    @Option(name: .long, help: "Cache size class: normal (128), large (256), x-large (512), xx-large (1024). Default: large.")
+    var flavor: Flavor?
+
+    /// `--flavor` values (the cache's folder names).
+    enum Flavor: String, ExpressibleByArgument, CaseIterable {
+        case normal, large
+        case xLarge = "x-large"
+        case xxLarge = "xx-large"
+
+        var cacheFlavor: ThumbnailFlavor { ThumbnailFlavor(rawValue: rawValue) ?? .large }
+    }
+
+    @Option(name: .long, help: ArgumentHelp("Write thumbnails to DIR, mirroring the input tree, instead of the cache.", valueName: "DIR"))
+    var out: String?
+
+    @Option(name: .long, help: ArgumentHelp("Longest side with --out (default 256).", valueName: "PX"))
+    var size: Int?
+
+    @Option(name: .long, help: "Output format with --out: png or jpeg (default png).")
+    var format: String?
+
+    @Option(name: .long, help: "JPEG quality with --format jpeg, 1–100.")
+    var quality = 85
+
+    @Flag(name: .long, help: "Remake every thumbnail, valid or not.")
+    var force = false
+
+    @Flag(name: .long, help: "Try again files with a recorded failure.")
+    var retryFailed = false
+
+    @Flag(name: .long, help: "Say what would be done; write nothing.")
+    var dryRun = false
+
+    @Option(name: [.short, .customLong("jobs")], help: "Files processed at once (default: all cores).")
+    var jobs: Int?
+
+    @Flag(name: .long, help: "Print one JSON object per file, then a summary object, on stdout (no progress bar).")
+    var jsonLines = false
+
+    @Option(name: .long, help: ArgumentHelp("Write every file's result and the summary to FILE as JSON.", valueName: "FILE"))
+    var report: String?
+
+    @Option(name: .long, help: ArgumentHelp("Write an HTML page of all thumbnails with their names to FILE.", valueName: "FILE"))
+    var contactSheet: String?
+
+    @Option(name: .long, help: ArgumentHelp("Process only shard I of N (0 <= I < N), by a stable hash of each path.", valueName: "I/N"))
+    var shard: ShardSpec?
+
+    @OptionGroup var registryOptions: RegistryOptions
+
+    func validate() throws {
+        if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be between 1 and 256, not \(jobs)") }
+        if let size, !(1...4096).contains(size) { throw ValidationError("--size must be between 1 and 4096, not \(size)") }
+        guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100, not \(quality)") }
+        if let format, Self.imageFormat(format) == nil { throw ValidationError("--format must be png or jpeg, not \(format)") }
+        if out == nil {
+            if size != nil { throw ValidationError("--size needs --out (the cache's sizes come from --flavor)") }
+            if format != nil { throw ValidationError("--format needs --out (the cache holds PNGs)") }
+        } else if flavor != nil {
+            throw ValidationError("--flavor is for the cache; with --out use --size")
+        }
+    }
+
+    static func imageFormat(_ text: String) -> ImageFormat? {
+        switch text.lowercased() {
+        case "png": .png
+        case "jpeg", "jpg": .jpeg
+        default: nil
+        }
+    }
+
+    func run() throws {
+        let registry = try registryOptions.makeRegistry()
+        var walker = BatchWalker(recursive: recursive, hidden: hidden, followSymlinks: followSymlinks, includes: include, excludes: exclude, shard: shard)
+        let destination: BatchDestination
+        if let out {
+            if !dryRun {
+                do {
+                    try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+                } catch {
+                    throw VignetteError(.io, path: out, "cannot create the output directory")
+                }
+            }
+            destination = .folder(SourceFile.absolute(out), size: size ?? 256, format: format.flatMap(Self.imageFormat) ?? .png, quality: quality)
+            walker.skippedDirectories = [out]
+        } else {
+            let cache = ThumbnailCache(root: ThumbnailCache.defaultRoot(), version: VignetteVersion.string)
+            let chosen = flavor?.cacheFlavor ?? .large
+            if !dryRun { cache.removeStaleTemporaries(flavor: chosen) }
+            destination = .cache(cache, chosen)
+            walker.skippedDirectories = [cache.root]
+        }
+        let worker = BatchWorker(registry: registry, destination: destination, force: force, retryFailed: retryFailed, dryRun: dryRun)
+        let tally = BatchTally()
+        let progress = BatchProgress(tally: tally, enabled: isatty(STDERR_FILENO) == 1 && !jsonLines)
+        let recorder = try BatchRecorder(progress: progress, jsonLines: jsonLines, reportPath: report, sheetPath: contactSheet)
+        let workers = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        let queue = WorkQueue<WalkedFile>(capacity: workers * 4)
+        let interrupt = InterruptFlag()
+        interrupt.install { queue.cancel() }
+
+        progress.start()
+        let group = DispatchGroup()
+        let quietDryRun = dryRun && !jsonLines
+        for _ in 0..<workers {
+            group.enter()
+            Thread.detachNewThread {
+                while let file = queue.pop() {
+                    let outcome = worker.process(file)
+                    tally.add(outcome.result)
+                    recorder.record(outcome)
+                    if quietDryRun, outcome.result == .wouldGenerate { progress.printOutput("would generate: \(outcome.path)\n") }
+                }
+                group.leave()
+            }
+        }
+        walker.walk(paths) { file in
+            tally.foundFile()
+            return queue.push(file) && !interrupt.isSet
+        } problem: { error in
+            let outcome = BatchOutcome(path: error.path ?? "", result: .failed, error: error.reason)
+            tally.add(.failed)
+            recorder.record(outcome)
+        }
+        tally.finishWalk()
+        queue.close()
+        group.wait()
+        progress.stop()
+
+        let snapshot = tally.snapshot()
+        let interrupted = interrupt.isSet
+        let summary = snapshot.jsonObject(interrupted: interrupted)
+        do {
+            try recorder.finish(summary: summary)
+        } catch {
+            Diagnostics.report(error)
+            throw ExitCode(1)
+        }
+        if jsonLines {
+            print(BatchRecorder.line(summary))
+        } else {
+            print(snapshot.summary(dryRun: dryRun, interrupted: interrupted))
+        }
+        if let contactSheet, !dryRun { print("contact sheet: \(contactSheet)") }
+        if interrupted { throw ExitCode(130) }
+        if snapshot.count(.failed) > 0 { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+
+/// What happened to one file in a batch.
+struct BatchOutcome {
+    /// The kinds of result, with their names in JSON and the summary.
+    enum Result: String {
+        /// A thumbnail of the content was written.
+        case generated
+        /// A valid thumbnail was already there.
+        case upToDate = "up-to-date"
+        /// No generator pictures this type: the generic icon was drawn (or, in the cache, noted).
+        case icon
+        /// Nothing usable was made; the reason is in `error`.
+        case failed
+        /// A recorded failure for the unchanged file: skipped (see --retry-failed).
+        case knownFailure = "known-failure"
+        /// --dry-run: would be generated.
+        case wouldGenerate = "would-generate"
+    }
+
+    /// The file as the user names it.
+    let path: String
+    /// The result.
+    let result: Result
+    /// The generator that answered, if one ran.
+    var generator: String? = nil
+    /// Where the thumbnail is (written now or earlier), if there is one.
+    var thumbnail: String? = nil
+    /// The error or problem, for failures and icons drawn after a generator failed.
+    var error: String? = nil
+    /// Time spent on the file.
+    var seconds: Double = 0
+
+    /// The JSON object of the outcome (`--json-lines` events and `--report` entries).
+    var jsonObject: [String: Any] {
+        var o: [String: Any] = ["path": path, "result": result.rawValue, "milliseconds": (seconds * 10000).rounded() / 10]
+        if let generator { o["generator"] = generator }
+        if let thumbnail { o["thumbnail"] = thumbnail }
+        if let error { o["error"] = error }
+        return o
+    }
+}
+
+/// Running totals of a batch, shared by the workers.
+final class BatchTally: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var counts: [BatchOutcome.Result: Int] = [:]
+    private var found = 0
+    private var walkDone = false
+    let start = Date()
+
+    /// Counts one outcome.
+    func add(_ result: BatchOutcome.Result) {
+        lock.lock()
+        counts[result, default: 0] += 1
+        lock.unlock()
+    }
+
+    /// Counts one file handed to the workers.
+    func foundFile() {
+        lock.lock()
+        found += 1
+        lock.unlock()
+    }
+
+    /// The walk is over: the total is known.
+    func finishWalk() {
+        lock.lock()
+        walkDone = true
+        lock.unlock()
+    }
+
+    /// A consistent copy of the totals.
+    func snapshot() -> Snapshot {
+        lock.lock()
+        defer { lock.unlock() }
+        return Snapshot(counts: counts, found: found, totalKnown: walkDone, seconds: Date().timeIntervalSince(start))
+    }
+
+    /// The totals at one moment.
+    struct Snapshot {
+        let counts: [BatchOutcome.Result: Int]
+        let found: Int
+        let totalKnown: Bool
+        let seconds: Double
+
+        func count(_ result: BatchOutcome.Result) -> Int { counts[result] ?? 0 }
+        /// Files finished, whatever the result.
+        var done: Int { counts.values.reduce(0, +) }
+        /// Finished files per second.
+        var rate: Double { seconds > 0 ? Double(done) / seconds : 0 }
+
+        /// The summary line: "batch: 18 files: 12 generated, 3 up to date, 1 failed, 2 fallback icons, 0 known failures skipped in 1.2 s (15.0 files/s)".
+        func summary(dryRun: Bool, interrupted: Bool) -> String {
+            let parts = [
+                dryRun ? "\(count(.wouldGenerate)) to generate" : "\(count(.generated)) generated",
+                "\(count(.upToDate)) up to date",
+                "\(count(.failed)) failed",
+                "\(count(.icon)) fallback icons",
+                "\(count(.knownFailure)) known failures skipped",
+            ]
+            let time = String(format: "%.1f s (%.1f files/s)", seconds, rate)
+            return "batch\(interrupted ? " interrupted" : ""): \(done) files: \(parts.joined(separator: ", ")) in \(time)"
+        }
+
+        /// The summary as a JSON object.
+        func jsonObject(interrupted: Bool) -> [String: Any] {
+            var o: [String: Any] = [
+                "event": "summary", "files": done, "seconds": (seconds * 1000).rounded() / 1000,
+                "filesPerSecond": (rate * 10).rounded() / 10, "interrupted": interrupted,
+            ]
+            for result in [BatchOutcome.Result.generated, .upToDate, .icon, .failed, .knownFailure, .wouldGenerate] {
+                o[result.rawValue] = count(result)
+            }
+            return o
+        }
+    }
+}

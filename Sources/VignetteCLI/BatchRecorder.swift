@@ -1,0 +1,110 @@
+import Foundation
+import VignetteCache
+import VignetteCore
+
+/// Where per-file results go: JSON lines on stdout, the `--report` file, the `--contact-sheet` page.
+///
+/// The report and the sheet are streamed into temporaries beside their destinations (memory stays
+/// flat) and renamed into place when the batch ends, so neither is ever seen half-written.
+final class BatchRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private let progress: BatchProgress
+    private let jsonLines: Bool
+    private var report: StreamedFile?
+    private var sheet: StreamedFile?
+    private let sheetDirectory: String?
+    private var reportCount = 0
+
+    /// Opens the report and sheet temporaries; errors name the destination.
+    init(progress: BatchProgress, jsonLines: Bool, reportPath: String?, sheetPath: String?) throws {
+        self.progress = progress
+        self.jsonLines = jsonLines
+        report = try reportPath.map { try StreamedFile(destination: $0) }
+        sheet = try sheetPath.map { try StreamedFile(destination: $0) }
+        sheetDirectory = sheetPath.map { (SourceFile.absolute($0) as NSString).deletingLastPathComponent }
+        report?.write("{\"results\": [\n")
+        sheet?.write(ContactSheet.header)
+    }
+
+    /// Records one file's outcome everywhere asked for.
+    func record(_ outcome: BatchOutcome) {
+        if outcome.result == .failed, let error = outcome.error {
+            progress.printError("vignette: \(outcome.path): \(error)")
+        }
+        let object = outcome.jsonObject
+        lock.lock()
+        defer { lock.unlock() }
+        if jsonLines {
+            var line = object
+            line["event"] = "file"
+            progress.printOutput(Self.line(line) + "\n")
+        }
+        if let report {
+            report.write((reportCount > 0 ? ",\n" : "") + Self.line(object))
+            reportCount += 1
+        }
+        if let sheet, outcome.result != .wouldGenerate {
+            sheet.write(ContactSheet.cell(for: outcome, relativeTo: sheetDirectory ?? "/"))
+        }
+    }
+
+    /// Writes the summary, closes and renames the report and the sheet; returns problems as errors.
+    func finish(summary: [String: Any]) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        if let report {
+            report.write("\n],\n\"summary\": " + Self.line(summary) + "}\n")
+            try report.commit()
+        }
+        if let sheet {
+            sheet.write(ContactSheet.footer(summary: summary))
+            try sheet.commit()
+        }
+        report = nil
+        sheet = nil
+    }
+
+    /// One line of compact JSON with sorted keys.
+    static func line(_ object: [String: Any]) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// A file written bit by bit into a temporary beside its destination, renamed there by `commit`.
+final class StreamedFile {
+    let destination: String
+    private let temporary: String
+    private let handle: FileHandle
+    private var writeFailed = false
+    private var committed = false
+
+    /// Creates the temporary (the destination's directory must exist).
+    init(destination: String) throws {
+        self.destination = destination
+        let dir = (SourceFile.absolute(destination) as NSString).deletingLastPathComponent
+        temporary = dir + "/." + (destination as NSString).lastPathComponent + ".tmp-\(getpid())"
+        guard FileManager.default.createFile(atPath: temporary, contents: nil), let handle = FileHandle(forWritingAtPath: temporary) else {
+            throw VignetteError(.io, path: destination, "cannot create the file")
+        }
+        self.handle = handle
+    }
+
+    deinit {
+        try? handle.close()
+        if !committed { unlink(temporary) }
+    }
+
+    func write(_ text: String) {
+        do { try handle.write(contentsOf: Data(text.utf8)) } catch { writeFailed = true }
+    }
+
+    /// Renames the temporary into place.
+    func commit() throws {
+        try? handle.close()
+        guard !writeFailed, rename(temporary, destination) == 0 else {
+            throw VignetteError(.io, path: destination, "cannot write the file")
+        }
+        committed = true
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import VignetteCache
+import VignetteCore
+import VignetteImaging
+
+/// Where a batch puts thumbnails.
+enum BatchDestination: Sendable {
+    /// The freedesktop cache, in one flavor.
+    case cache(ThumbnailCache, ThumbnailFlavor)
+    /// A folder mirroring the input tree: `DIR/REL.png` (or `.jpg`), at a size and format.
+    case folder(String, size: Int, format: ImageFormat, quality: Int)
+}
+
+/// Makes (or skips) the thumbnail of one file; shared by the worker threads.
+final class BatchWorker: @unchecked Sendable {
+    let registry: GeneratorRegistry
+    let resolver: TypeResolver
+    let destination: BatchDestination
+    let force: Bool
+    let retryFailed: Bool
+    let dryRun: Bool
+
+    /// The fail-entry key that tells a recorded fallback icon from a real failure.
+    static let outcomeKey = "Vignette::Outcome"
+
+    init(registry: GeneratorRegistry, destination: BatchDestination, force: Bool, retryFailed: Bool, dryRun: Bool) {
+        self.registry = registry
+        self.resolver = TypeResolver(catalog: registry.catalog)
+        self.destination = destination
+        self.force = force
+        self.retryFailed = retryFailed
+        self.dryRun = dryRun
+    }
+
+    /// The request: the flavor's box, or --size.
+    var request: ThumbnailRequest {
+        switch destination {
+        case .cache(_, let flavor): ThumbnailRequest(maxPixelSize: flavor.pixelSize)
+        case .folder(_, let size, _, _): ThumbnailRequest(maxPixelSize: size)
+        }
+    }
+
+    /// Processes one file; never throws (every problem becomes a failed outcome).
+    func process(_ file: WalkedFile) -> BatchOutcome {
+        let start = Date()
+        var outcome: BatchOutcome
+        do {
+            outcome = try run(file)
+        } catch {
+            outcome = BatchOutcome(path: file.displayPath, result: .failed, error: Self.reason(error))
+        }
+        outcome.seconds = Date().timeIntervalSince(start)
+        return outcome
+    }
+
+    private func run(_ file: WalkedFile) throws -> BatchOutcome {
+        let source = try SourceFile(path: file.absolutePath)
+        switch destination {
+        case .cache(let cache, let flavor):
+            let target = cache.thumbnailPath(for: source, flavor: flavor)
+            if !force {
+                switch cache.state(of: source, flavor: flavor) {
+                case .valid:
+                    return BatchOutcome(path: file.displayPath, result: .upToDate, thumbnail: target)
+                case .failed(let entry) where !retryFailed:
+                    // A recorded icon means "no generator for this type": nothing to redo.
+                    let icon = entry.text[Self.outcomeKey] == "icon"
+                    return BatchOutcome(path: file.displayPath, result: icon ? .upToDate : .knownFailure)
+                default:
+                    break
+                }
+            }
+            if dryRun { return BatchOutcome(path: file.displayPath, result: .wouldGenerate, thumbnail: target) }
+            return try generate(file, source: source) { input, thumbnail, generator, problem in
+                let mime = self.registry.catalog.preferredMIMEType(of: input.type)
+                if thumbnail.isIcon {
+                    // The desktop draws its own type icons: the cache gets a fail entry instead of ours,
+                    // so the file is not retried until it changes (or --retry-failed).
+                    try cache.storeFailure(for: source, mimeType: mime, extra: [(Self.outcomeKey, problem == nil ? "icon" : "failed")])
+                    return nil
+                }
+                return try cache.store(thumbnail.bitmap, for: source, flavor: flavor, mimeType: mime)
+            } failed: { input in
+                let mime = input.map { self.registry.catalog.preferredMIMEType(of: $0.type) }
+                _ = try? cache.storeFailure(for: source, mimeType: mime, extra: [(Self.outcomeKey, "failed")])
+            }
+        case .folder(let dir, _, let format, let quality):
+            let target = dir + "/" + file.relativePath + "." + format.fileExtension
+            if !force, Self.modificationMatches(target, source) {
+                return BatchOutcome(path: file.displayPath, result: .upToDate, thumbnail: target)
+            }
+            if dryRun { return BatchOutcome(path: file.displayPath, result: .wouldGenerate, thumbnail: target) }
+            return try generate(file, source: source) { _, thumbnail, _, _ in
+                let bitmap = thumbnail.bitmap
+                let bytes = format == .png
+                    ? try ImageEncoder.png(bitmap, keepAlpha: bitmap.hasTransparency, compression: 3)
+                    : try ImageEncoder.jpeg(bitmap, quality: quality)
+                let parent = (target as NSString).deletingLastPathComponent
+                if !FileManager.default.fileExists(atPath: parent) {
+                    do {
+                        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+                    } catch {
+                        throw VignetteError(.io, path: parent, "cannot create the output directory")
+                    }
+                }
+                try AtomicFile.write(bytes, to: target)
+                // The thumbnail carries its original's modification time: equal means up to date.
+                Self.setModificationTime(target, source)
+                return target
+            } failed: { _ in }
+        }
+    }
+
+    /// Runs the registry and `store`; sorts the result into generated, icon or failed.
+    private func generate(
+        _ file: WalkedFile, source: SourceFile,
+        store: (GeneratorInput, GeneratedThumbnail, String, GeneratorRegistry.Attempt?) throws -> String?,
+        failed: (GeneratorInput?) -> Void
+    ) throws -> BatchOutcome {
+        var input: GeneratorInput? = nil
+        do {
+            let opened = try GeneratorInput(path: file.absolutePath, resolver: resolver)
+            input = opened
+            let (thumbnail, generator, attempts) = try registry.thumbnail(for: opened, request: request)
+            let problem = thumbnail.isIcon ? attempts.first(where: \.isProblem) : nil
+            let written = try store(opened, thumbnail, generator, problem)
+            if let problem {
+                // A generator failed on the file (a damaged image, a limit): the icon is no success.
+                return BatchOutcome(path: file.displayPath, result: .failed, generator: generator, thumbnail: written, error: problem.description)
+            }
+            return BatchOutcome(path: file.displayPath, result: thumbnail.isIcon ? .icon : .generated, generator: generator, thumbnail: written)
+        } catch {
+            failed(input)
+            throw error
+        }
+    }
+
+    /// The error's reason without the path (outcomes carry the path themselves).
+    static func reason(_ error: any Error) -> String {
+        if let e = error as? VignetteError { return e.reason }
+        return "\(error)"
+    }
+
+    /// Whether `path` exists with exactly `source`'s modification time.
+    static func modificationMatches(_ path: String, _ source: SourceFile) -> Bool {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return false }
+        return Int(st.st_mtim.tv_sec) == source.modificationSeconds && Int(st.st_mtim.tv_nsec) == source.modificationNanoseconds
+    }
+
+    /// Gives `path` the modification time of `source`.
+    static func setModificationTime(_ path: String, _ source: SourceFile) {
+        let time = timespec(tv_sec: source.modificationSeconds, tv_nsec: source.modificationNanoseconds)
+        var times = [time, time]
+        _ = utimensat(AT_FDCWD, path, &times, 0)
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import Testing
+import VignetteCache
+
+@Suite("vignette batch")
+struct BatchCommandTests {
+    let dir: String
+    let cache: String
+
+    init() throws {
+        dir = try CLI.tempDirectory()
+        cache = dir + "/cache"
+    }
+
+    func batch(_ arguments: [String]) throws -> CLIResult {
+        try CLI.run(["batch"] + arguments, environment: ["XDG_CACHE_HOME": cache], currentDirectory: dir)
+    }
+
+    /// a.png, b.jpg, sub/c.png, notes.txt, .hidden.png.
+    func smallTree() throws {
+        try BatchFixtures.write(try BatchFixtures.png(seed: 1), dir + "/in/a.png")
+        try BatchFixtures.write(try BatchFixtures.jpeg(seed: 2), dir + "/in/b.jpg")
+        try BatchFixtures.write(try BatchFixtures.png(seed: 3), dir + "/in/sub/c.png")
+        try BatchFixtures.write(Array("hello\n".utf8), dir + "/in/notes.txt")
+        try BatchFixtures.write(try BatchFixtures.png(seed: 4), dir + "/in/.hidden.png")
+    }
+
+    @Test("a second run finds every thumbnail up to date")
+    func incremental() throws {
+        try smallTree()
+        let first = try batch(["in"])
+        #expect(first.status == 0)
+        #expect(first.stdout.hasPrefix("batch: 4 files: 3 generated, 0 up to date, 0 failed, 1 fallback icons, 0 known failures skipped in "))
+        #expect(BatchFixtures.pngs(in: cache + "/thumbnails/large").count == 3)
+        let second = try batch(["in"])
+        #expect(second.status == 0)
+        #expect(second.stdout.hasPrefix("batch: 4 files: 0 generated, 4 up to date, 0 failed, 0 fallback icons, 0 known failures skipped in "))
+        let forced = try batch(["--force", "in"])
+        #expect(forced.stdout.hasPrefix("batch: 4 files: 3 generated, 0 up to date, 0 failed, 1 fallback icons, "))
+    }
+
+    @Test("--dry-run says what would be done and writes nothing")
+    func dryRun() throws {
+        try smallTree()
+        let r = try batch(["--dry-run", "in"])
+        #expect(r.status == 0)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(Array(lines.prefix(4)).sorted() == ["would generate: in/a.png", "would generate: in/b.jpg", "would generate: in/notes.txt", "would generate: in/sub/c.png"])
+        #expect(lines.last?.hasPrefix("batch: 4 files: 4 to generate, 0 up to date, ") == true)
+        #expect(!FileManager.default.fileExists(atPath: cache))
+    }
+
+    @Test("walk options: --no-recursive, --hidden, --include, --exclude")
+    func walkOptions() throws {
+        try smallTree()
+        func paths(_ options: [String]) throws -> [String] {
+            let r = try batch(["--dry-run", "--json-lines"] + options + ["in"])
+            return BatchFixtures.events(r.stdout).compactMap { $0["path"] as? String }.sorted()
+        }
+        #expect(try paths(["--no-recursive"]) == ["in/a.png", "in/b.jpg", "in/notes.txt"])
+        #expect(try paths(["--hidden", "--include", "*.png"]) == ["in/.hidden.png", "in/a.png", "in/sub/c.png"])
+        #expect(try paths(["--exclude", "sub", "--exclude", "*.txt"]) == ["in/a.png", "in/b.jpg"])
+        #expect(try paths(["--include", "sub/*"]) == ["in/sub/c.png"])
+    }
+
+    @Test("--follow-symlinks walks each directory once, loops included; without it links are skipped")
+    func symlinkLoops() throws {
+        try smallTree()
+        try FileManager.default.createSymbolicLink(atPath: dir + "/in/sub/loop", withDestinationPath: "..")
+        try FileManager.default.createSymbolicLink(atPath: dir + "/in/link.png", withDestinationPath: "a.png")
+        let followed = try batch(["--dry-run", "--json-lines", "--follow-symlinks", "in"])
+        let paths = BatchFixtures.events(followed.stdout).compactMap { $0["path"] as? String }.sorted()
+        #expect(paths == ["in/a.png", "in/b.jpg", "in/link.png", "in/notes.txt", "in/sub/c.png"])
+        let plain = try batch(["--dry-run", "--json-lines", "in"])
+        #expect(BatchFixtures.events(plain.stdout).compactMap { $0["path"] as? String }.count == 4)
+    }
+
+    @Test("the thumbnail cache inside the walked tree is not thumbnailed")
+    func skipsTheCache() throws {
+        try smallTree()
+        let r = try CLI.run(["batch", "--hidden", "."], environment: ["XDG_CACHE_HOME": dir + "/in/.cache"], currentDirectory: dir + "/in")
+        #expect(r.status == 0)
+        #expect(r.stdout.hasPrefix("batch: 5 files: 4 generated, "))
+        let again = try CLI.run(["batch", "--hidden", "."], environment: ["XDG_CACHE_HOME": dir + "/in/.cache"], currentDirectory: dir + "/in")
+        #expect(again.stdout.hasPrefix("batch: 5 files: 0 generated, 5 up to date, "))
+    }
+
+    @Test("shards are disjoint and together cover every file")
+    func shards() throws {
+        try BatchFixtures.manyImages(40, in: dir + "/in")
+        var seen: [String] = []
+        for i in 0..<3 {
+            let r = try batch(["--dry-run", "--json-lines", "--shard", "\(i)/3", "in"])
+            #expect(r.status == 0)
+            let paths = BatchFixtures.events(r.stdout).compactMap { $0["path"] as? String }
+            #expect(!paths.isEmpty)
+            seen += paths
+        }
+        #expect(seen.count == 40)
+        #expect(Set(seen).count == 40)
+    }
+
+    @Test("one bad file is listed, the others done, exit 1; then it is a known failure until --retry-failed")
+    func badFile() throws {
+        try smallTree()
+        try BatchFixtures.write([0xFF, 0xD8, 0xFF, 0xE0, 0, 16] + Array("JFIF".utf8) + [UInt8](repeating: 0x55, count: 200), dir + "/in/bad.jpg")
+        let r = try batch(["in"])
+        #expect(r.status == 1)
+        #expect(r.stderr.hasPrefix("vignette: in/bad.jpg: image: failed: "))
+        #expect(r.stderr.split(separator: "\n").count == 1)
+        #expect(r.stdout.hasPrefix("batch: 5 files: 3 generated, 0 up to date, 1 failed, 1 fallback icons, "))
+        #expect(BatchFixtures.pngs(in: cache + "/thumbnails/fail/vignette-0.1.0").count == 2)
+        let again = try batch(["in"])
+        #expect(again.status == 0)
+        #expect(again.stdout.hasPrefix("batch: 5 files: 0 generated, 4 up to date, 0 failed, 0 fallback icons, 1 known failures skipped in "))
+        let retried = try batch(["--retry-failed", "in"])
+        #expect(retried.status == 1)
+        #expect(retried.stdout.hasPrefix("batch: 5 files: 0 generated, 3 up to date, 1 failed, 1 fallback icons, "))
+    }
+
+    @Test("a missing path is reported and counted as failed")
+    func missingPath() throws {
+        let r = try batch(["nowhere"])
+        #expect(r.status == 1)
+        #expect(r.stderr == "vignette: nowhere: no such file or directory\n")
+    }
+
+    @Test("--json-lines gives one event per file and a summary; --report writes them as JSON")
+    func jsonLinesAndReport() throws {
+        try smallTree()
+        let r = try batch(["--json-lines", "--report", "report.json", "in"])
+        #expect(r.status == 0)
+        let events = BatchFixtures.events(r.stdout)
+        #expect(events.count == 5)
+        let files = events.filter { $0["event"] as? String == "file" }
+        #expect(files.map { $0["path"] as? String ?? "" }.sorted() == ["in/a.png", "in/b.jpg", "in/notes.txt", "in/sub/c.png"])
+        let a = try #require(files.first { $0["path"] as? String == "in/a.png" })
+        #expect(a["result"] as? String == "generated")
+        #expect(a["generator"] as? String == "image")
+        #expect((a["thumbnail"] as? String)?.hasPrefix(cache + "/thumbnails/large/") == true)
+        let txt = try #require(files.first { $0["path"] as? String == "in/notes.txt" })
+        #expect(txt["result"] as? String == "icon")
+        let summary = try #require(events.last)
+        #expect(summary["event"] as? String == "summary")
+        #expect(summary["generated"] as? Int == 3)
+        #expect(summary["icon"] as? Int == 1)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/report.json"))) as? [String: Any])
+        #expect((report["results"] as? [[String: Any]])?.count == 4)
+        #expect((report["summary"] as? [String: Any])?["generated"] as? Int == 3)
+    }
+
+    @Test("--out mirrors the tree at --size, up to date by modification time; --contact-sheet shows every file")
+    func outFolderAndContactSheet() throws {
+        try smallTree()
+        let r = try batch(["--out", "thumbs", "--size", "32", "--contact-sheet", "sheet.html", "in"])
+        #expect(r.status == 0)
+        #expect(r.stdout.hasSuffix("contact sheet: sheet.html\n"))
+        for name in ["a.png.png", "b.jpg.png", "notes.txt.png", "sub/c.png.png"] {
+            let size = pngSize(try Data(contentsOf: URL(fileURLWithPath: dir + "/thumbs/" + name)))
+            #expect(size.map { max($0.0, $0.1) } == 32, "\(name)")
+        }
+        let html = try String(contentsOfFile: dir + "/sheet.html", encoding: .utf8)
+        #expect(html.contains("<img loading=\"lazy\" src=\"thumbs/sub/c.png.png\" alt=\"\"><figcaption>in/sub/c.png</figcaption>"))
+        #expect(html.components(separatedBy: "<figure").count == 5)
+        let again = try batch(["--out", "thumbs", "--size", "32", "in"])
+        #expect(again.stdout.hasPrefix("batch: 4 files: 0 generated, 4 up to date, "))
+        let jpeg = try batch(["--out", "jthumbs", "--format", "jpeg", "in/a.png"])
+        #expect(jpeg.status == 0)
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/jthumbs/a.png.jpg")).prefix(3)) == [0xFF, 0xD8, 0xFF])
+    }
+
+    @Test("usage errors exit 2", arguments: [
+        ["--size", "64", "in"], ["--out", "x", "--flavor", "large", "in"], ["--shard", "3/3", "in"], ["--jobs", "0", "in"],
+        ["--flavor", "huge", "in"],
+    ])
+    func usageErrors(arguments: [String]) throws {
+        let r = try batch(arguments)
+        #expect(r.status == 2)
+    }
+}
