@@ -14,4 +14,9 @@ cat "$out/types.txt"
 if [[ -s "$out/errors.txt" ]]; then cat "$out/errors.txt" >&2; fi
 echo
 echo "identified $(wc -l < "$out/files.txt") sample files; output in $out/types.txt"
+echo
+# Thumbnails of every sample into a folder (the user's thumbnail cache is left alone), with a
+# contact sheet; nothing is opened.
+"$bin" batch --out out/demo/thumbnails --contact-sheet out/demo/contact-sheet.html Samples || status=$?
+echo "contact sheet: $out/contact-sheet.html"
 exit $status

@@ -101,7 +101,7 @@ struct BatchInteropTests {
 
     @Test("killed with SIGKILL mid-run: every thumbnail decodes, and the rerun makes exactly the rest")
     func killAndResume() throws {
-        try BatchFixtures.manyImages(500, in: dir + "/in", width: 400, height: 300)
+        try BatchFixtures.manyImages(500, in: dir + "/in", width: 320, height: 240)
         let (process, _) = try start(["--jobs", "2", "in"])
         #expect(waitForThumbnails(20) >= 20)
         kill(process.processIdentifier, SIGKILL)
@@ -124,7 +124,7 @@ struct BatchInteropTests {
 
     @Test("SIGINT stops the run cleanly with the summary so far (exit 130)")
     func interrupt() throws {
-        try BatchFixtures.manyImages(500, in: dir + "/in", width: 400, height: 300)
+        try BatchFixtures.manyImages(500, in: dir + "/in", width: 320, height: 240)
         let (process, out) = try start(["--jobs", "1", "in"])
         #expect(waitForThumbnails(5) >= 5)
         kill(process.processIdentifier, SIGINT)
