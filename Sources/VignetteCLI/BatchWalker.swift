@@ -2,16 +2,6 @@ import Foundation
 import VignetteCache
 import VignetteCore
 
-/// One file found by the walk.
-struct WalkedFile: Sendable {
-    /// The path as the user would name it (the argument joined with the relative path).
-    let displayPath: String
-    /// The absolute path, links not resolved (the cache key).
-    let absolutePath: String
-    /// The path below the argument it was found in (the file's own name for a file argument).
-    let relativePath: String
-}
-
 /// Walks files and directories one entry at a time, handing each wanted file to a callback.
 ///
 /// Only the listing of the directories on the current path is held, never a list of all files.
@@ -65,9 +55,13 @@ struct BatchWalker {
         _ display: String, absolute: String, relative: String, depth: Int, skipped: (ids: Set<FileIdentity>, paths: Set<String>), visited: inout Set<FileIdentity>,
         found: (WalkedFile) -> Bool, problem: (VignetteError) -> Void
     ) -> Bool {
-        guard let names = Self.list(absolute) else {
-            problem(VignetteError.fromErrno(errno, path: display).withReason("cannot list the directory"))
+        let shownDirectory = relative.isEmpty ? display : display + "/" + relative
+        guard let (names, undecodable) = Self.list(absolute) else {
+            problem(VignetteError.fromErrno(errno, path: shownDirectory).withReason("cannot list the directory"))
             return true
+        }
+        for raw in undecodable {
+            problem(VignetteError(.unsupported, path: shownDirectory + "/" + raw, "the file name is not valid UTF-8; skipped"))
         }
         var subdirectories: [(String, FileIdentity)] = []
         for name in names {
@@ -94,7 +88,12 @@ struct BatchWalker {
                 continue
             }
         }
-        guard depth < maxDepth else { return true }
+        guard depth < maxDepth else {
+            if !subdirectories.isEmpty {
+                problem(VignetteError(.limitExceeded, path: shownDirectory, "folders nested more than \(maxDepth) deep; the deeper ones are not walked"))
+            }
+            return true
+        }
         for (name, id) in subdirectories {
             let path = absolute == "/" ? "/" + name : absolute + "/" + name
             // The cache may appear during the walk (made by the workers): its path is checked too.
@@ -119,42 +118,32 @@ struct BatchWalker {
         }
     }
 
-    /// The entries of a directory, sorted (so runs and shards are reproducible); nil on error.
-    static func list(_ path: String) -> [String]? {
+    /// The entries of a directory, sorted (so runs and shards are reproducible), and the names
+    /// that are not UTF-8 (escaped as `\xNN` for messages); nil on error.
+    static func list(_ path: String) -> ([String], [String])? {
         guard let dir = opendir(path) else { return nil }
         defer { closedir(dir) }
         var names: [String] = []
+        var undecodable: [String] = []
         while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) { ptr in
-                ptr.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            let bytes = withUnsafePointer(to: entry.pointee.d_name) { ptr in
+                ptr.withMemoryRebound(to: UInt8.self, capacity: 256) { p in
+                    Array(UnsafeBufferPointer(start: p, count: strnlen(UnsafeRawPointer(p).assumingMemoryBound(to: CChar.self), 256)))
+                }
+            }
+            guard let name = String(validating: bytes, as: UTF8.self) else {
+                undecodable.append(bytes.map { $0 < 0x80 ? String(UnicodeScalar($0)) : String(format: "\\x%02X", $0) }.joined())
+                continue
             }
             if name == "." || name == ".." { continue }
             names.append(name)
         }
-        return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return (names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }, undecodable)
     }
 
     /// The device and inode of an existing path.
     static func identity(_ path: String) -> FileIdentity? {
         var st = stat()
         return stat(path, &st) == 0 ? FileIdentity(st) : nil
-    }
-}
-
-/// A file's device and inode: the same directory however it is reached.
-struct FileIdentity: Hashable {
-    let device: UInt64
-    let inode: UInt64
-
-    init(_ st: stat) {
-        device = UInt64(st.st_dev)
-        inode = UInt64(st.st_ino)
-    }
-}
-
-extension VignetteError {
-    /// The same error with another reason, keeping the OS detail after a colon.
-    func withReason(_ prefix: String) -> VignetteError {
-        VignetteError(code, path: path, "\(prefix): \(reason)")
     }
 }

@@ -3,14 +3,6 @@ import VignetteCache
 import VignetteCore
 import VignetteImaging
 
-/// Where a batch puts thumbnails.
-enum BatchDestination: Sendable {
-    /// The freedesktop cache, in one flavor.
-    case cache(ThumbnailCache, ThumbnailFlavor)
-    /// A folder mirroring the input tree: `DIR/REL.png` (or `.jpg`), at a size and format.
-    case folder(String, size: Int, format: ImageFormat, quality: Int)
-}
-
 /// Makes (or skips) the thumbnail of one file; shared by the worker threads.
 final class BatchWorker: @unchecked Sendable {
     let registry: GeneratorRegistry

@@ -125,6 +125,18 @@ struct BatchCommandTests {
         #expect(r.stderr == "vignette: nowhere: no such file or directory\n")
     }
 
+    @Test("a file name that is not UTF-8 is reported, not silently dropped")
+    func undecodableName() throws {
+        try smallTree()
+        let raw: [UInt8] = Array((dir + "/in/b").utf8) + [0xFF] + Array(".png".utf8) + [0]
+        let fd = raw.withUnsafeBufferPointer { p in p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: raw.count) { creat($0, 0o644) } }
+        #expect(fd >= 0)
+        close(fd)
+        let r = try batch(["--dry-run", "in"])
+        #expect(r.status == 1)
+        #expect(r.stderr == "vignette: in/b\\xFF.png: the file name is not valid UTF-8; skipped\n")
+    }
+
     @Test("--json-lines gives one event per file and a summary; --report writes them as JSON")
     func jsonLinesAndReport() throws {
         try smallTree()
