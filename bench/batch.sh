@@ -25,39 +25,39 @@ command -v gm >/dev/null && command -v gdk-pixbuf-thumbnailer >/dev/null && [[ -
 rm -rf "$OUT"; mkdir -p "$OUT"
 echo "# host: $(nproc) cores; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-timed() {   # $1=label, rest=command (bash -c) -> prints "label wall_s rss_mb"
+timed() {   # $1=label, rest=command (bash -c) -> prints "label wall_s rss_mb cpu_s"
   local label=$1; shift
   local tf; tf=$(mktemp)
   local t0 t1; t0=$(date +%s%N)
-  /usr/bin/time -f '%M' -o "$tf" bash -c "$*" >"$tf.out" 2>&1 || { echo "FAILED: $label" >&2; tail -3 "$tf.out" >&2; }
+  /usr/bin/time -f '%M %U %S' -o "$tf" bash -c "$*" >"$tf.out" 2>&1 || { echo "FAILED: $label" >&2; tail -3 "$tf.out" >&2; }
   t1=$(date +%s%N)
-  awk -v l="$label" -v t0="$t0" -v t1="$t1" -v r="$(tail -1 "$tf")" 'BEGIN{printf "%s %.3f %.0f\n", l, (t1-t0)/1e9, r/1024}'
+  awk -v l="$label" -v t0="$t0" -v t1="$t1" -v m="$(tail -1 "$tf")" 'BEGIN{split(m,a," "); printf "%s %.3f %.0f %.2f\n", l, (t1-t0)/1e9, a[1]/1024, a[2]+a[3]}'
   cp "$tf.out" "$OUT/$label.log"; rm -f "$tf" "$tf.out"
 }
 
-declare -A WALL RSS
+declare -A WALL RSS CPU
 for set in jpeg png; do
   IN=$CORPUS/$set
   cat "$IN"/* >/dev/null
   cases=(
-    "gm.P2|cd '$IN' && ls | OMP_NUM_THREADS=1 xargs -P2 -n4 gm mogrify -output-directory '$OUT/gm.$set' -size 512x512 -thumbnail 256x256 -quality 80 -format jpg"
-    "gdk.P2|cd '$IN' && ls | xargs -P2 -I{} gdk-pixbuf-thumbnailer -s 256 {} '$OUT/gdk.$set/{}.png'"
+    "gm.P2|cd '$IN' && ls | OMP_NUM_THREADS=1 xargs -P2 -n4 gm mogrify -output-directory '$OUT/gm.P2.$set' -size 512x512 -thumbnail 256x256 -quality 80 -format jpg"
+    "gdk.P2|cd '$IN' && ls | xargs -P2 -I{} gdk-pixbuf-thumbnailer -s 256 {} '$OUT/gdk.P2.$set/{}.png'"
     "batch|'$VIGNETTE' batch --out '$OUT/batch.$set' --size 256 '$IN'"
     "batchjpg|'$VIGNETTE' batch --out '$OUT/batchjpg.$set' --size 256 --format jpeg --quality 80 '$IN'"
   )
   for c in "${cases[@]}"; do
     name=${c%%|*}; cmd=${c#*|}
     mkdir -p "$OUT/$name.$set"
-    read -r _ w r < <(timed "$name.$set" "$cmd")
-    WALL[$name.$set]=$w; RSS[$name.$set]=$r
+    read -r _ w r c < <(timed "$name.$set" "$cmd")
+    WALL[$name.$set]=$w; RSS[$name.$set]=$r; CPU[$name.$set]=$c
     n=$(find "$OUT/$name.$set" -type f | wc -l)
-    printf '%-6s %-12s %8.3f s  %6.1f ms/image  %4s MB  %s outputs\n' "$set" "$name" "$w" "$(awk -v w="$w" -v n="$(ls "$IN" | wc -l)" 'BEGIN{print 1000*w/n}')" "$r" "$n"
+    printf '%-6s %-12s %8.3f s wall  %6.1f ms/image  %6.2f s CPU  %4s MB  %s outputs\n' "$set" "$name" "$w" "$(awk -v w="$w" -v n="$(ls "$IN" | wc -l)" 'BEGIN{print 1000*w/n}')" "$c" "$r" "$n"
   done
 done
-ratio() { awk -v a="${WALL[$1]}" -v b="${WALL[$2]}" 'BEGIN{printf "%.2f", a/b}'; }
+ratio() { awk -v a="${WALL[$1]}" -v b="${WALL[$2]}" -v c="${CPU[$1]}" -v d="${CPU[$2]}" 'BEGIN{printf "%.2f | %.2f", a/b, c/d}'; }
 echo
-echo "| set | vignette batch | vs | wall ratio | target |"
-echo "|---|---|---|---:|---|"
+echo "| set | vignette batch | vs | wall ratio | CPU ratio | target (wall) |"
+echo "|---|---|---|---:|---:|---|"
 echo "| jpeg | --out --size 256 (PNG out) | GraphicsMagick mogrify, 2 procs | $(ratio batch.jpeg gm.P2.jpeg) | ≤ 0.6 |"
 echo "| jpeg | --out --size 256 --format jpeg | GraphicsMagick mogrify, 2 procs | $(ratio batchjpg.jpeg gm.P2.jpeg) | ≤ 0.6 |"
 echo "| png | --out --size 256 (PNG out) | gdk-pixbuf-thumbnailer, 2 procs | $(ratio batch.png gdk.P2.png) | ≤ 0.8 |"
@@ -86,8 +86,8 @@ files=$(find "$TREE" -type f ! -name .complete | wc -l)
 cache=$OUT/xdg
 rm -rf "$cache"
 cat "$TREE"/*/* >/dev/null
-read -r _ w r < <(timed tree.first "XDG_CACHE_HOME='$cache' '$VIGNETTE' batch '$TREE'")
-read -r _ w2 r2 < <(timed tree.again "XDG_CACHE_HOME='$cache' '$VIGNETTE' batch '$TREE'")
+read -r _ w r _ < <(timed tree.first "XDG_CACHE_HOME='$cache' '$VIGNETTE' batch '$TREE'")
+read -r _ w2 r2 _ < <(timed tree.again "XDG_CACHE_HOME='$cache' '$VIGNETTE' batch '$TREE'")
 echo
 echo "20 000-file tree ($files files): first run $(awk -v w="$w" -v n="$files" 'BEGIN{printf "%.2f s, %.0f files/s", w, n/w}'), peak RSS $r MB"
 echo "  summary: $(tail -1 "$OUT/tree.first.log")"
