@@ -17,6 +17,6 @@ echo "identified $(wc -l < "$out/files.txt") sample files; output in $out/types.
 echo
 # Thumbnails of every sample into a folder (the user's thumbnail cache is left alone), with a
 # contact sheet; nothing is opened.
-"$bin" batch --out out/demo/thumbnails --contact-sheet out/demo/contact-sheet.html Samples || status=$?
-echo "contact sheet: $out/contact-sheet.html"
+# batch ends with "contact sheet: PATH".
+"$bin" batch --out "$out/thumbnails" --contact-sheet "$out/contact-sheet.html" Samples || status=$?
 exit $status
