@@ -118,6 +118,33 @@ struct BatchCommandTests {
         #expect(retried.stdout.hasPrefix("batch: 5 files: 0 generated, 3 up to date, 1 failed, 1 fallback icons, "))
     }
 
+    @Test(
+        "on a terminal a progress bar is drawn on stderr; off a terminal there is none",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script (util-linux)"))
+    func progressBarOnlyOnATerminal() throws {
+        try smallTree()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        // script(1) gives the command a pseudo-terminal; its output (stdout and stderr) comes back here.
+        process.arguments = ["-qec", "'\(CLI.binary)' batch in", "/dev/null"]
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_CACHE_HOME"] = cache
+        process.environment = env
+        process.currentDirectoryURL = URL(fileURLWithPath: dir)
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(text.contains("\r\u{1B}[K"))
+        #expect(text.contains(" files/s"))
+        #expect(text.contains("batch: 4 files: 3 generated, "))
+        let plain = try batch(["--force", "in"])
+        #expect(plain.stderr.isEmpty)
+    }
+
     @Test("a missing path is reported and counted as failed")
     func missingPath() throws {
         let r = try batch(["nowhere"])
