@@ -50,7 +50,10 @@ struct BatchCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Walk directories recursively.")
     var recursive = true
 
-    @Option(name: .long, help: ArgumentHelp("Only files whose name matches GLOB (a GLOB with / matches the path below PATH); may be repeated.", valueName: "GLOB"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Only files whose name matches GLOB (a GLOB with / matches the path below PATH); may be repeated.", valueName: "GLOB"))
     var include: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("Skip files and directories matching GLOB; may be repeated.", valueName: "GLOB"))
@@ -135,7 +138,8 @@ struct BatchCommand: ParsableCommand {
 
     func run() throws {
         let registry = try registryOptions.makeRegistry()
-        var walker = BatchWalker(recursive: recursive, hidden: hidden, followSymlinks: followSymlinks, includes: include, excludes: exclude, shard: shard)
+        var walker = BatchWalker(
+            recursive: recursive, hidden: hidden, followSymlinks: followSymlinks, includes: include, excludes: exclude, shard: shard)
         let destination: BatchDestination
         if let out {
             if !dryRun {
@@ -145,7 +149,8 @@ struct BatchCommand: ParsableCommand {
                     throw VignetteError(.io, path: out, "cannot create the output directory")
                 }
             }
-            destination = .folder(SourceFile.absolute(out), size: size ?? 256, format: format.flatMap(Self.imageFormat) ?? .png, quality: quality)
+            destination = .folder(
+                SourceFile.absolute(out), size: size ?? 256, format: format.flatMap(Self.imageFormat) ?? .png, quality: quality)
             walker.skippedDirectories = [out]
         } else {
             let cache = ThumbnailCache(root: ThumbnailCache.defaultRoot(), version: VignetteVersion.string)

@@ -36,7 +36,10 @@ struct BatchWalker {
                 if skipped.contains(id) || skippedPaths.contains(absolute) { continue }
                 visited.insert(id)
                 let trimmed = argument.count > 1 && argument.hasSuffix("/") ? String(argument.dropLast()) : argument
-                if !walkDirectory(trimmed, absolute: absolute, relative: "", depth: 0, skipped: (skipped, skippedPaths), visited: &visited, found: found, problem: problem) {
+                if !walkDirectory(
+                    trimmed, absolute: absolute, relative: "", depth: 0, skipped: (skipped, skippedPaths), visited: &visited, found: found,
+                    problem: problem)
+                {
                     return
                 }
             } else if (st.st_mode & S_IFMT) == S_IFREG {
@@ -52,7 +55,8 @@ struct BatchWalker {
 
     /// Walks one directory; false when the callback asked to stop.
     private func walkDirectory(
-        _ display: String, absolute: String, relative: String, depth: Int, skipped: (ids: Set<FileIdentity>, paths: Set<String>), visited: inout Set<FileIdentity>,
+        _ display: String, absolute: String, relative: String, depth: Int, skipped: (ids: Set<FileIdentity>, paths: Set<String>),
+        visited: inout Set<FileIdentity>,
         found: (WalkedFile) -> Bool, problem: (VignetteError) -> Void
     ) -> Bool {
         let shownDirectory = relative.isEmpty ? display : display + "/" + relative
@@ -90,7 +94,9 @@ struct BatchWalker {
         }
         guard depth < maxDepth else {
             if !subdirectories.isEmpty {
-                problem(VignetteError(.limitExceeded, path: shownDirectory, "folders nested more than \(maxDepth) deep; the deeper ones are not walked"))
+                problem(
+                    VignetteError(
+                        .limitExceeded, path: shownDirectory, "folders nested more than \(maxDepth) deep; the deeper ones are not walked"))
             }
             return true
         }
@@ -104,7 +110,10 @@ struct BatchWalker {
                 visited.insert(id)
             }
             let rel = relative.isEmpty ? name : relative + "/" + name
-            if !walkDirectory(display, absolute: path, relative: rel, depth: depth + 1, skipped: skipped, visited: &visited, found: found, problem: problem) {
+            if !walkDirectory(
+                display, absolute: path, relative: rel, depth: depth + 1, skipped: skipped, visited: &visited, found: found,
+                problem: problem)
+            {
                 return false
             }
         }

@@ -84,7 +84,8 @@ final class BatchWorker: @unchecked Sendable {
             if dryRun { return BatchOutcome(path: file.displayPath, result: .wouldGenerate, thumbnail: target) }
             return try generate(file, source: source) { _, thumbnail, _, _ in
                 let bitmap = thumbnail.bitmap
-                let bytes = format == .png
+                let bytes =
+                    format == .png
                     ? try ImageEncoder.png(bitmap, keepAlpha: bitmap.hasTransparency, compression: 3)
                     : try ImageEncoder.jpeg(bitmap, quality: quality)
                 let parent = (target as NSString).deletingLastPathComponent
@@ -99,7 +100,8 @@ final class BatchWorker: @unchecked Sendable {
                 // The thumbnail carries its original's modification time: equal means up to date.
                 Self.setModificationTime(target, source)
                 return target
-            } failed: { _ in }
+            } failed: { _ in
+            }
         }
     }
 
@@ -118,9 +120,11 @@ final class BatchWorker: @unchecked Sendable {
             let written = try store(opened, thumbnail, generator, problem)
             if let problem {
                 // A generator failed on the file (a damaged image, a limit): the icon is no success.
-                return BatchOutcome(path: file.displayPath, result: .failed, generator: generator, thumbnail: written, error: problem.description)
+                return BatchOutcome(
+                    path: file.displayPath, result: .failed, generator: generator, thumbnail: written, error: problem.description)
             }
-            return BatchOutcome(path: file.displayPath, result: thumbnail.isIcon ? .icon : .generated, generator: generator, thumbnail: written)
+            return BatchOutcome(
+                path: file.displayPath, result: thumbnail.isIcon ? .icon : .generated, generator: generator, thumbnail: written)
         } catch {
             failed(input)
             throw error

@@ -30,11 +30,13 @@ struct BatchCommandTests {
         try smallTree()
         let first = try batch(["in"])
         #expect(first.status == 0)
-        #expect(first.stdout.hasPrefix("batch: 4 files: 3 generated, 0 up to date, 0 failed, 1 fallback icons, 0 known failures skipped in "))
+        #expect(
+            first.stdout.hasPrefix("batch: 4 files: 3 generated, 0 up to date, 0 failed, 1 fallback icons, 0 known failures skipped in "))
         #expect(BatchFixtures.pngs(in: cache + "/thumbnails/large").count == 3)
         let second = try batch(["in"])
         #expect(second.status == 0)
-        #expect(second.stdout.hasPrefix("batch: 4 files: 0 generated, 4 up to date, 0 failed, 0 fallback icons, 0 known failures skipped in "))
+        #expect(
+            second.stdout.hasPrefix("batch: 4 files: 0 generated, 4 up to date, 0 failed, 0 fallback icons, 0 known failures skipped in "))
         let forced = try batch(["--force", "in"])
         #expect(forced.stdout.hasPrefix("batch: 4 files: 3 generated, 0 up to date, 0 failed, 1 fallback icons, "))
     }
@@ -45,7 +47,10 @@ struct BatchCommandTests {
         let r = try batch(["--dry-run", "in"])
         #expect(r.status == 0)
         let lines = r.stdout.split(separator: "\n").map(String.init)
-        #expect(Array(lines.prefix(4)).sorted() == ["would generate: in/a.png", "would generate: in/b.jpg", "would generate: in/notes.txt", "would generate: in/sub/c.png"])
+        #expect(
+            Array(lines.prefix(4)).sorted() == [
+                "would generate: in/a.png", "would generate: in/b.jpg", "would generate: in/notes.txt", "would generate: in/sub/c.png",
+            ])
         #expect(lines.last?.hasPrefix("batch: 4 files: 4 to generate, 0 up to date, ") == true)
         #expect(!FileManager.default.fileExists(atPath: cache))
     }
@@ -81,7 +86,8 @@ struct BatchCommandTests {
         let r = try CLI.run(["batch", "--hidden", "."], environment: ["XDG_CACHE_HOME": dir + "/in/.cache"], currentDirectory: dir + "/in")
         #expect(r.status == 0)
         #expect(r.stdout.hasPrefix("batch: 5 files: 4 generated, "))
-        let again = try CLI.run(["batch", "--hidden", "."], environment: ["XDG_CACHE_HOME": dir + "/in/.cache"], currentDirectory: dir + "/in")
+        let again = try CLI.run(
+            ["batch", "--hidden", "."], environment: ["XDG_CACHE_HOME": dir + "/in/.cache"], currentDirectory: dir + "/in")
         #expect(again.stdout.hasPrefix("batch: 5 files: 0 generated, 5 up to date, "))
     }
 
@@ -103,7 +109,8 @@ struct BatchCommandTests {
     @Test("one bad file is listed, the others done, exit 1; then it is a known failure until --retry-failed")
     func badFile() throws {
         try smallTree()
-        try BatchFixtures.write([0xFF, 0xD8, 0xFF, 0xE0, 0, 16] + Array("JFIF".utf8) + [UInt8](repeating: 0x55, count: 200), dir + "/in/bad.jpg")
+        try BatchFixtures.write(
+            [0xFF, 0xD8, 0xFF, 0xE0, 0, 16] + Array("JFIF".utf8) + [UInt8](repeating: 0x55, count: 200), dir + "/in/bad.jpg")
         let r = try batch(["in"])
         #expect(r.status == 1)
         #expect(r.stderr.hasPrefix("vignette: in/bad.jpg: image: failed: "))
@@ -112,7 +119,8 @@ struct BatchCommandTests {
         #expect(BatchFixtures.pngs(in: cache + "/thumbnails/fail/vignette-0.1.0").count == 2)
         let again = try batch(["in"])
         #expect(again.status == 0)
-        #expect(again.stdout.hasPrefix("batch: 5 files: 0 generated, 4 up to date, 0 failed, 0 fallback icons, 1 known failures skipped in "))
+        #expect(
+            again.stdout.hasPrefix("batch: 5 files: 0 generated, 4 up to date, 0 failed, 0 fallback icons, 1 known failures skipped in "))
         let retried = try batch(["--retry-failed", "in"])
         #expect(retried.status == 1)
         #expect(retried.stdout.hasPrefix("batch: 5 files: 0 generated, 3 up to date, 1 failed, 1 fallback icons, "))
@@ -156,7 +164,9 @@ struct BatchCommandTests {
     func undecodableName() throws {
         try smallTree()
         let raw: [UInt8] = Array((dir + "/in/b").utf8) + [0xFF] + Array(".png".utf8) + [0]
-        let fd = raw.withUnsafeBufferPointer { p in p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: raw.count) { creat($0, 0o644) } }
+        let fd = raw.withUnsafeBufferPointer { p in
+            p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: raw.count) { creat($0, 0o644) }
+        }
         #expect(fd >= 0)
         close(fd)
         let r = try batch(["--dry-run", "in"])
@@ -183,7 +193,8 @@ struct BatchCommandTests {
         #expect(summary["event"] as? String == "summary")
         #expect(summary["generated"] as? Int == 3)
         #expect(summary["icon"] as? Int == 1)
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/report.json"))) as? [String: Any])
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/report.json"))) as? [String: Any])
         #expect((report["results"] as? [[String: Any]])?.count == 4)
         #expect((report["summary"] as? [String: Any])?["generated"] as? Int == 3)
     }
@@ -208,10 +219,12 @@ struct BatchCommandTests {
         #expect(Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/jthumbs/a.png.jpg")).prefix(3)) == [0xFF, 0xD8, 0xFF])
     }
 
-    @Test("usage errors exit 2", arguments: [
-        ["--size", "64", "in"], ["--out", "x", "--flavor", "large", "in"], ["--shard", "3/3", "in"], ["--jobs", "0", "in"],
-        ["--flavor", "huge", "in"],
-    ])
+    @Test(
+        "usage errors exit 2",
+        arguments: [
+            ["--size", "64", "in"], ["--out", "x", "--flavor", "large", "in"], ["--shard", "3/3", "in"], ["--jobs", "0", "in"],
+            ["--flavor", "huge", "in"],
+        ])
     func usageErrors(arguments: [String]) throws {
         let r = try batch(arguments)
         #expect(r.status == 2)

@@ -60,7 +60,9 @@ struct BatchInteropTests {
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 3600)], ofItemAtPath: touched)
         #expect(try gioThumbnail(touched).valid == "FALSE")
         let second = try CLI.run(["batch", "--json-lines", "pics"], environment: ["XDG_CACHE_HOME": cache], currentDirectory: dir)
-        let generated = BatchFixtures.events(second.stdout).filter { $0["result"] as? String == "generated" }.compactMap { $0["path"] as? String }
+        let generated = BatchFixtures.events(second.stdout).filter { $0["result"] as? String == "generated" }.compactMap {
+            $0["path"] as? String
+        }
         #expect(generated == ["pics/with space.jpg"])
         #expect(try gioThumbnail(touched).valid == "TRUE")
     }
@@ -115,7 +117,8 @@ struct BatchInteropTests {
             let decoded = try bytes.withUnsafeBytes { try ImageDecoder.png($0, request: ThumbnailRequest(maxPixelSize: 256)) }
             #expect(decoded.bitmap.width == 200, "\(name)")
         }
-        let rerun = try CLI.run(["batch", "--jobs", "2", "in"], environment: ["XDG_CACHE_HOME": cache], currentDirectory: dir, deadline: 300)
+        let rerun = try CLI.run(
+            ["batch", "--jobs", "2", "in"], environment: ["XDG_CACHE_HOME": cache], currentDirectory: dir, deadline: 300)
         #expect(rerun.status == 0)
         #expect(generated(rerun.stdout) == 500 - before.count)
         #expect(rerun.stdout.contains(" \(before.count) up to date, "))

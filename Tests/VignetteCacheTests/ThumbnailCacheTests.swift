@@ -34,7 +34,9 @@ struct ThumbnailCacheTests {
     func flavors() {
         #expect(ThumbnailFlavor.allCases.map(\.pixelSize) == [128, 256, 512, 1024])
         #expect(cache.directory(for: .xLarge) == dir + "/xdg/thumbnails/x-large")
-        #expect(cache.thumbnailPath(for: source(), flavor: .large) == dir + "/xdg/thumbnails/large/" + ThumbnailURI.cacheName(forURI: "file:///photos/a%20b.jpg"))
+        #expect(
+            cache.thumbnailPath(for: source(), flavor: .large) == dir + "/xdg/thumbnails/large/"
+                + ThumbnailURI.cacheName(forURI: "file:///photos/a%20b.jpg"))
         #expect(cache.failDirectory == dir + "/xdg/thumbnails/fail/vignette-9.9")
     }
 
@@ -58,7 +60,8 @@ struct ThumbnailCacheTests {
 
     @Test("an entry is stale when MTime differs either way or the size differs")
     func staleness() throws {
-        let entry = try #require(CacheEntry(pngBytes: try Self.png([("Thumb::URI", source().uri), ("Thumb::MTime", "1700000000"), ("Thumb::Size", "1234")])))
+        let entry = try #require(
+            CacheEntry(pngBytes: try Self.png([("Thumb::URI", source().uri), ("Thumb::MTime", "1700000000"), ("Thumb::Size", "1234")])))
         #expect(entry.isValid(for: source()))
         #expect(!entry.isValid(for: source(mtime: 1_700_000_001)))
         #expect(!entry.isValid(for: source(mtime: 1_699_999_999)))
@@ -115,8 +118,8 @@ struct ThumbnailCacheTests {
         let large = cache.directory(for: .large)
         let old = large + "/.abc.png.tmp-123456"
         let young = large + "/.def.png.tmp-654321"
-        FileManager.default.createFile(atPath: old, contents: Data([1, 2]))
-        FileManager.default.createFile(atPath: young, contents: Data([1, 2]))
+        #expect(FileManager.default.createFile(atPath: old, contents: Data([1, 2])))
+        #expect(FileManager.default.createFile(atPath: young, contents: Data([1, 2])))
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: old)
         #expect(cache.removeStaleTemporaries(flavor: .large) == 1)
         let names = try FileManager.default.contentsOfDirectory(atPath: large).sorted()
