@@ -23,8 +23,9 @@ struct BatchCommand: ParsableCommand {
             fail entry marked as such, so the next run skips it too. The cache itself is never walked.
 
             With --out DIR the tree is mirrored instead: PATH/a/b.jpg becomes DIR/a/b.jpg.png (or .jpg \
-            with --format jpeg), at --size pixels, with the original's modification time; a file with \
-            no generator gets the generic icon of its family.
+            with --format jpeg), at --size pixels; a file with no generator gets the generic icon \
+            of its family. A PNG there is up to date when its keys match the file and --size; a \
+            JPEG when it has the file's modification time (use --force after changing --size).
 
             Every file is written under a temporary name and renamed: killed at any moment, a run \
             leaves no partial thumbnail, and the next run does only what is left. Ctrl-C stops \

@@ -76,17 +76,23 @@ final class BatchWorker: @unchecked Sendable {
                 let mime = input.map { self.registry.catalog.preferredMIMEType(of: $0.type) }
                 _ = try? cache.storeFailure(for: source, mimeType: mime, extra: [(Self.outcomeKey, "failed")])
             }
-        case .folder(let dir, _, let format, let quality):
+        case .folder(let dir, let size, let format, let quality):
             let target = dir + "/" + file.relativePath + "." + format.fileExtension
-            if !force, Self.modificationMatches(target, source) {
+            if !force, Self.folderThumbnailIsCurrent(target, source: source, size: size, format: format) {
                 return BatchOutcome(path: file.displayPath, result: .upToDate, thumbnail: target)
             }
             if dryRun { return BatchOutcome(path: file.displayPath, result: .wouldGenerate, thumbnail: target) }
-            return try generate(file, source: source) { _, thumbnail, _, _ in
+            return try generate(file, source: source) { input, thumbnail, _, _ in
                 let bitmap = thumbnail.bitmap
+                let text = [
+                    ("Thumb::URI", source.uri), ("Thumb::MTime", String(source.modificationSeconds)),
+                    ("Thumb::Size", String(source.size)),
+                    ("Thumb::Mimetype", self.registry.catalog.preferredMIMEType(of: input.type)),
+                    ("Software", "vignette \(VignetteVersion.string)"), (Self.sizeKey, String(size)),
+                ]
                 let bytes =
                     format == .png
-                    ? try ImageEncoder.png(bitmap, keepAlpha: bitmap.hasTransparency, compression: 3)
+                    ? try ImageEncoder.png(bitmap, keepAlpha: bitmap.hasTransparency, text: text, compression: 3)
                     : try ImageEncoder.jpeg(bitmap, quality: quality)
                 let parent = (target as NSString).deletingLastPathComponent
                 if !FileManager.default.fileExists(atPath: parent) {
@@ -135,6 +141,17 @@ final class BatchWorker: @unchecked Sendable {
     static func reason(_ error: any Error) -> String {
         if let e = error as? VignetteError { return e.reason }
         return "\(error)"
+    }
+
+    /// The PNG key that records the `--size` an `--out` thumbnail was made at.
+    static let sizeKey = "Vignette::Request::Size"
+
+    /// Whether an `--out` thumbnail is up to date: a PNG's keys match the file (as in the cache) and
+    /// the size asked for; a JPEG (which has no keys) has exactly the file's modification time.
+    static func folderThumbnailIsCurrent(_ path: String, source: SourceFile, size: Int, format: ImageFormat) -> Bool {
+        guard format == .png else { return modificationMatches(path, source) }
+        guard let entry = CacheEntry(path: path) else { return false }
+        return entry.isValid(for: source) && entry.text[sizeKey] == String(size)
     }
 
     /// Whether `path` exists with exactly `source`'s modification time.

@@ -214,6 +214,9 @@ struct BatchCommandTests {
         #expect(html.components(separatedBy: "<figure").count == 5)
         let again = try batch(["--out", "thumbs", "--size", "32", "in"])
         #expect(again.stdout.hasPrefix("batch: 4 files: 0 generated, 4 up to date, "))
+        // Another size makes every thumbnail stale.
+        let resized = try batch(["--out", "thumbs", "--size", "24", "in"])
+        #expect(resized.stdout.hasPrefix("batch: 4 files: 3 generated, 0 up to date, 0 failed, 1 fallback icons, "))
         let jpeg = try batch(["--out", "jthumbs", "--format", "jpeg", "in/a.png"])
         #expect(jpeg.status == 0)
         #expect(Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/jthumbs/a.png.jpg")).prefix(3)) == [0xFF, 0xD8, 0xFF])
