@@ -99,7 +99,7 @@ public struct ThumbnailCache: Sendable {
         let path = thumbnailPath(for: source, flavor: flavor)
         let bytes = try ImageEncoder.png(
             bitmap, keepAlpha: true, text: keys(for: source, mimeType: mimeType, width: imageSize?.width, height: imageSize?.height))
-        try AtomicFile.write(bytes, to: path, permissions: 0o600)
+        try AtomicFile.write(bytes, to: path, permissions: 0o600, temporaryTag: Self.temporaryTag)
         unlink(failPath(for: source))
         return path
     }
@@ -112,12 +112,17 @@ public struct ThumbnailCache: Sendable {
         let path = failPath(for: source)
         let text = keys(for: source, mimeType: mimeType, width: nil, height: nil) + extra
         let bytes = try ImageEncoder.png(Bitmap(width: 1, height: 1), keepAlpha: true, text: text)
-        try AtomicFile.write(bytes, to: path, permissions: 0o600)
+        try AtomicFile.write(bytes, to: path, permissions: 0o600, temporaryTag: Self.temporaryTag)
         return path
     }
 
-    /// Removes temporaries left by a killed writer in `flavor`'s directory and the fail directory,
-    /// when older than `age` seconds (younger ones may belong to a run in progress); returns how many.
+    /// The tag in this process's temporaries: `vignette` and the process id.
+    static var temporaryTag: String { "vignette\(getpid())" }
+
+    /// Removes temporaries left by a killed writer in `flavor`'s directory and the fail directory;
+    /// returns how many. A temporary is removed when the process that wrote it (its name says which)
+    /// no longer runs on this machine, or else when older than `age` seconds (a writer elsewhere,
+    /// sharing the cache over the network, or a process id reused since).
     @discardableResult
     public func removeStaleTemporaries(flavor: ThumbnailFlavor, olderThan age: TimeInterval = 600) -> Int {
         var removed = 0
@@ -127,11 +132,21 @@ public struct ThumbnailCache: Sendable {
             for name in names where name.hasPrefix(".") && name.contains(".png.tmp-") {
                 var st = stat()
                 let path = dir + "/" + name
-                guard lstat(path, &st) == 0, now - Double(st.st_mtim.tv_sec) > age else { continue }
-                if unlink(path) == 0 { removed += 1 }
+                guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { continue }
+                if Self.writerIsGone(name) || now - Double(st.st_mtim.tv_sec) > age {
+                    if unlink(path) == 0 { removed += 1 }
+                }
             }
         }
         return removed
+    }
+
+    /// Whether the temporary `name` (`.X.png.tmp-vignettePID-XXXXXX`) was written by a process that is gone.
+    static func writerIsGone(_ name: String) -> Bool {
+        guard let range = name.range(of: ".png.tmp-vignette") else { return false }
+        let digits = name[range.upperBound...].prefix { $0.isNumber }
+        guard let pid = Int32(digits), pid > 0, pid != getpid() else { return false }
+        return kill(pid, 0) != 0 && errno == ESRCH
     }
 
     /// Creates `dir` and its missing parents up from the cache root's parent, each 0700.

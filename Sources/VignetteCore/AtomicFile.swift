@@ -9,11 +9,16 @@ public enum AtomicFile {
     ///
     /// `durable` adds an fsync before the rename: needed only to survive power loss, not a
     /// killed process (the rename alone already guarantees no partial file is ever visible).
-    public static func write(_ bytes: [UInt8], to path: String, permissions: Int = 0o644, durable: Bool = false) throws {
+    /// `temporaryTag` goes into the temporary's name (`.NAME.tmp-TAG-XXXXXX`), so a later run can
+    /// tell whose leftovers it finds (the thumbnail cache puts the writer's process id there).
+    public static func write(
+        _ bytes: [UInt8], to path: String, permissions: Int = 0o644, durable: Bool = false, temporaryTag: String? = nil
+    ) throws {
         let url = URL(fileURLWithPath: path)
         let dir = url.deletingLastPathComponent().path
         let name = url.lastPathComponent
-        var template = Array("\(dir)/.\(name).tmp-XXXXXX".utf8CString)
+        let tag = temporaryTag.map { $0 + "-" } ?? ""
+        var template = Array("\(dir)/.\(name).tmp-\(tag)XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         if fd < 0 { throw VignetteError.fromErrno(errno, path: path) }
         let tempPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

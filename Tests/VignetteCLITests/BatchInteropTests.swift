@@ -123,6 +123,19 @@ struct BatchInteropTests {
         #expect(generated(rerun.stdout) == 500 - before.count)
         #expect(rerun.stdout.contains(" \(before.count) up to date, "))
         #expect(BatchFixtures.pngs(in: large).count == 500)
+        // After the rerun nothing else is left in the cache (the killed run's temporaries are gone):
+        // every file in it, hidden or not, is a PNG that decodes.
+        let all = try #require(FileManager.default.subpathsOfDirectory(atPath: cache + "/thumbnails").filter { path in
+            var isDir: ObjCBool = false
+            return FileManager.default.fileExists(atPath: cache + "/thumbnails/" + path, isDirectory: &isDir) && !isDir.boolValue
+        })
+        #expect(all.count == 500)
+        for path in all {
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: cache + "/thumbnails/" + path)))
+            #expect(throws: Never.self, "\(path)") {
+                _ = try bytes.withUnsafeBytes { try ImageDecoder.png($0, request: ThumbnailRequest(maxPixelSize: 256)) }
+            }
+        }
     }
 
     @Test("SIGINT stops the run cleanly with the summary so far (exit 130)")

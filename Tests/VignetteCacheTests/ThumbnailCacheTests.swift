@@ -126,6 +126,23 @@ struct ThumbnailCacheTests {
         #expect(names == [".def.png.tmp-654321", ThumbnailURI.cacheName(forURI: source().uri)].sorted())
     }
 
+    @Test("a temporary whose writer process is gone is removed at once; one of a live process is kept")
+    func temporariesOfDeadWriters() throws {
+        try cache.store(Bitmap(width: 1, height: 1), for: source(), flavor: .large, mimeType: nil)
+        let large = cache.directory(for: .large)
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/true")
+        try child.run()
+        child.waitUntilExit()
+        let dead = large + "/.abc.png.tmp-vignette\(child.processIdentifier)-Ab12Cd"
+        let live = large + "/.def.png.tmp-vignette1-Ef34Gh"
+        #expect(FileManager.default.createFile(atPath: dead, contents: Data([1])))
+        #expect(FileManager.default.createFile(atPath: live, contents: Data([1])))
+        #expect(cache.removeStaleTemporaries(flavor: .large) == 1)
+        #expect(!FileManager.default.fileExists(atPath: dead))
+        #expect(FileManager.default.fileExists(atPath: live))
+    }
+
     func mode(_ path: String) -> Int {
         var st = stat()
         guard stat(path, &st) == 0 else { return -1 }
