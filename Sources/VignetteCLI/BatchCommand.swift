@@ -29,7 +29,8 @@ struct BatchCommand: ParsableCommand {
 
             Every file is written under a temporary name and renamed: killed at any moment, a run \
             leaves no partial thumbnail, and the next run does only what is left. Ctrl-C stops \
-            after the files in progress and prints the summary so far (exit status 130). One bad \
+            after the files in progress and prints the summary so far (exit status 130); a second \
+            Ctrl-C stops at once. One bad \
             file never stops the run: it is reported on stderr and the exit status is 1.
 
             --shard I/N (0 <= I < N) keeps only the files whose path hash (FNV-1a of the absolute \

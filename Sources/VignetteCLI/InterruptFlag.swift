@@ -13,7 +13,8 @@ final class InterruptFlag: @unchecked Sendable {
         return set
     }
 
-    /// Catches SIGINT from now on; `action` runs once, on a background queue, when it comes.
+    /// Catches SIGINT from now on; `action` runs on a background queue when it first comes, and a
+    /// second one ends the process at once (status 130).
     func install(_ action: @escaping @Sendable () -> Void) {
         signal(SIGINT, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
@@ -22,7 +23,12 @@ final class InterruptFlag: @unchecked Sendable {
             let first = !set
             set = true
             lock.unlock()
-            if first { action() }
+            if first {
+                action()
+            } else {
+                // A second Ctrl-C means "now": every file written so far is complete (temp + rename).
+                _exit(130)
+            }
         }
         source.resume()
         self.source = source
