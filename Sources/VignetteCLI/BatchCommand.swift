@@ -190,6 +190,7 @@ struct BatchCommand: ParsableCommand {
             return queue.push(file) && !interrupt.isSet
         } problem: { error in
             let outcome = BatchOutcome(path: error.path ?? "", result: .failed, error: error.reason)
+            tally.foundFile()
             tally.add(.failed)
             recorder.record(outcome)
         }
