@@ -60,6 +60,21 @@ struct ArchiveListingTests {
         #expect(pax.text == "pax-path.tar\n└── \(directory)/\n    └── päx-with-a-long-name.txt (7 bytes)\n\n1 file, 1 directory, 7 bytes\n")
     }
 
+    @Test func sparseFilesShowTheirRealSizeInEveryGNUAndPaxFlavour() throws {
+        let (preview, _) = try preview(GeneratorFixtures.input("archives/sparse-formats.tar"))
+        #expect(preview.text == """
+            sparse-formats.tar
+            ├── end (4 bytes)
+            ├── sparse-gnu (200 bytes)
+            ├── sparse-posix-0.0 (200 bytes)
+            ├── sparse-posix-0.1 (200 bytes)
+            └── sparse-posix-1.0 (200 bytes)
+
+            5 files, 0 directories, 804 bytes
+
+            """)
+    }
+
     // A cut download still says what it held: the entries read are listed and the damage is named,
     // rather than failing the whole preview (a failure would only show the hex fallback).
     @Test func aTruncatedTarGzListsWhatWasReadAndSaysWhereItBroke() throws {

@@ -72,6 +72,15 @@ struct TarScanner {
                         entries.append(entry)
                     }
                     if TarScanner.headerOnly(flag) { dataSize = 0 }
+                    if flag == UInt8(ascii: "S"), header.bytes[482] != 0 {
+                        // Old GNU sparse: more sparse-map blocks follow the header, each flagging the next.
+                        var more = true
+                        while more {
+                            let extension_ = try stream.read(512)
+                            guard extension_.count == 512 else { return (entries, .damaged("unexpected end of tar data")) }
+                            more = extension_[504] != 0
+                        }
+                    }
                     longName = nil
                     longLink = nil
                     pax = [:]
