@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VignetteCore
+
 @testable import VignetteGenerators
 
 /// Damaged archives: every cut and many flipped bytes give a preview or a typed error, never a crash or a hang.
@@ -57,7 +58,9 @@ struct ArchiveDamageTests {
             var copy = bytes
             copy[i] ^= 0x5A
             let input = GeneratorInput(bytes: copy, filename: "x.docx", resolver: TypeResolver())
-            do { _ = try OfficeOpenXMLThumbnailGenerator(catalog: .builtIn).makeThumbnail(for: input, request: ThumbnailRequest()) } catch is VignetteError {}
+            do {
+                _ = try OfficeOpenXMLThumbnailGenerator(catalog: .builtIn).makeThumbnail(for: input, request: ThumbnailRequest())
+            } catch is VignetteError {}
         }
         bytes.removeLast(bytes.count / 2)
         let input = GeneratorInput(bytes: bytes, filename: "cut.docx", resolver: TypeResolver())

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VignetteCore
+
 @testable import VignetteGenerators
 
 /// The tree every `listing.*` fixture holds (see Fixtures/make-archives.py), below its root line.
@@ -29,16 +30,30 @@ struct ArchiveListingTests {
         #expect(preview.title == "ZIP archive, 5 files, 4.1 KB uncompressed")
         #expect(preview.text == "listing.zip\n\(listingTree)\n\n5 files, 4 directories, 4.1 KB uncompressed (84 bytes compressed)\n")
         #expect(!preview.truncated)
-        #expect(preview.html.contains("<li>docs/\n<ul>\n<li>guide.txt (1.5 KB)</li>\n<li>img/\n<ul>\n<li>logo.png (2.5 KB)</li>\n</ul>\n</li>\n</ul>\n</li>"))
+        #expect(
+            preview.html.contains(
+                "<li>docs/\n<ul>\n<li>guide.txt (1.5 KB)</li>\n<li>img/\n<ul>\n<li>logo.png (2.5 KB)</li>\n</ul>\n</li>\n</ul>\n</li>"))
         #expect(preview.html.contains("<p class=\"vignette-totals\">5 files, 4 directories, 4.1 KB uncompressed (84 bytes compressed)</p>"))
     }
 
     @Test(arguments: [
         ("listing.tar", "tar archive, 5 files, 4.1 KB", "5 files, 4 directories, 4.1 KB"),
-        ("listing.tar.gz", "gzip-compressed tar archive, 5 files, 4.1 KB uncompressed", "5 files, 4 directories, 4.1 KB uncompressed (302 bytes compressed)"),
-        ("listing.tar.bz2", "bzip2-compressed tar archive, 5 files, 4.1 KB uncompressed", "5 files, 4 directories, 4.1 KB uncompressed (342 bytes compressed)"),
-        ("listing.tar.xz", "xz-compressed tar archive, 5 files, 4.1 KB uncompressed", "5 files, 4 directories, 4.1 KB uncompressed (348 bytes compressed)"),
-        ("listing-in-disguise.gz", "gzip-compressed tar archive, 5 files, 4.1 KB uncompressed", "5 files, 4 directories, 4.1 KB uncompressed (302 bytes compressed)"),
+        (
+            "listing.tar.gz", "gzip-compressed tar archive, 5 files, 4.1 KB uncompressed",
+            "5 files, 4 directories, 4.1 KB uncompressed (302 bytes compressed)"
+        ),
+        (
+            "listing.tar.bz2", "bzip2-compressed tar archive, 5 files, 4.1 KB uncompressed",
+            "5 files, 4 directories, 4.1 KB uncompressed (342 bytes compressed)"
+        ),
+        (
+            "listing.tar.xz", "xz-compressed tar archive, 5 files, 4.1 KB uncompressed",
+            "5 files, 4 directories, 4.1 KB uncompressed (348 bytes compressed)"
+        ),
+        (
+            "listing-in-disguise.gz", "gzip-compressed tar archive, 5 files, 4.1 KB uncompressed",
+            "5 files, 4 directories, 4.1 KB uncompressed (302 bytes compressed)"
+        ),
     ])
     func tarsPlainOrCompressedListTheSameTree(file: String, title: String, totals: String) throws {
         let (preview, generator) = try preview(GeneratorFixtures.input("archives/" + file))
@@ -55,24 +70,27 @@ struct ArchiveListingTests {
     @Test func gnuLongNamesAndPaxPathsGiveTheFullPath() throws {
         let directory = String(repeating: "very-long-directory-name-", count: 5)
         let (gnu, _) = try preview(GeneratorFixtures.input("archives/gnu-longname.tar"))
-        #expect(gnu.text == "gnu-longname.tar\n└── \(directory)/\n    └── file-with-a-long-name.txt (42 bytes)\n\n1 file, 1 directory, 42 bytes\n")
+        #expect(
+            gnu.text
+                == "gnu-longname.tar\n└── \(directory)/\n    └── file-with-a-long-name.txt (42 bytes)\n\n1 file, 1 directory, 42 bytes\n")
         let (pax, _) = try preview(GeneratorFixtures.input("archives/pax-path.tar"))
         #expect(pax.text == "pax-path.tar\n└── \(directory)/\n    └── päx-with-a-long-name.txt (7 bytes)\n\n1 file, 1 directory, 7 bytes\n")
     }
 
     @Test func sparseFilesShowTheirRealSizeInEveryGNUAndPaxFlavour() throws {
         let (preview, _) = try preview(GeneratorFixtures.input("archives/sparse-formats.tar"))
-        #expect(preview.text == """
-            sparse-formats.tar
-            ├── end (4 bytes)
-            ├── sparse-gnu (200 bytes)
-            ├── sparse-posix-0.0 (200 bytes)
-            ├── sparse-posix-0.1 (200 bytes)
-            └── sparse-posix-1.0 (200 bytes)
+        #expect(
+            preview.text == """
+                sparse-formats.tar
+                ├── end (4 bytes)
+                ├── sparse-gnu (200 bytes)
+                ├── sparse-posix-0.0 (200 bytes)
+                ├── sparse-posix-0.1 (200 bytes)
+                └── sparse-posix-1.0 (200 bytes)
 
-            5 files, 0 directories, 804 bytes
+                5 files, 0 directories, 804 bytes
 
-            """)
+                """)
     }
 
     // A cut download still says what it held: the entries read are listed and the damage is named,
@@ -81,29 +99,31 @@ struct ArchiveListingTests {
         let (preview, generator) = try preview(GeneratorFixtures.input("archives/truncated.tar.gz"))
         #expect(generator == "tar-listing")
         #expect(preview.title == "gzip-compressed tar archive, 2 files, 100 KB uncompressed, partial listing")
-        #expect(preview.text == """
-            truncated.tar.gz
-            ├── a.txt (10 bytes)
-            └── noise.bin (100 KB)
+        #expect(
+            preview.text == """
+                truncated.tar.gz
+                ├── a.txt (10 bytes)
+                └── noise.bin (100 KB)
 
-            2 files, 0 directories, 100 KB uncompressed (50.2 KB compressed)
-            (archive damaged after 2 entries: unexpected end of gzip data)
+                2 files, 0 directories, 100 KB uncompressed (50.2 KB compressed)
+                (archive damaged after 2 entries: unexpected end of gzip data)
 
-            """)
+                """)
         #expect(preview.truncated)
     }
 
     @Test func aStreamOverTheByteBudgetIsListedAsPartial() throws {
         let generator = TarListingGenerator(catalog: .builtIn, limits: ArchiveLimits(maxStreamBytes: 64 << 10))
         let preview = try generator.makePreview(for: GeneratorFixtures.input("archives/zeros.tar.xz"), request: PreviewRequest())
-        #expect(preview.text == """
-            zeros.tar.xz
-            └── zero0.bin (100 KB)
+        #expect(
+            preview.text == """
+                zeros.tar.xz
+                └── zero0.bin (100 KB)
 
-            1 file, 0 directories, 100 KB uncompressed (260 bytes compressed)
-            (listing stopped after 65.5 KB of data; the archive continues)
+                1 file, 0 directories, 100 KB uncompressed (260 bytes compressed)
+                (listing stopped after 65.5 KB of data; the archive continues)
 
-            """)
+                """)
         #expect(preview.title == "xz-compressed tar archive, 1 file, 100 KB uncompressed, partial listing")
     }
 
@@ -111,19 +131,23 @@ struct ArchiveListingTests {
         let limits = ArchiveLimits(maxEntries: 2)
         let stopped = try TarListingGenerator(catalog: .builtIn, limits: limits)
             .makePreview(for: GeneratorFixtures.input("archives/zeros.tar.xz"), request: PreviewRequest())
-        #expect(stopped.text.hasSuffix("2 files, 0 directories, 200 KB uncompressed (260 bytes compressed)\n(listing stopped after 2 entries; the archive may hold more)\n"))
+        #expect(
+            stopped.text.hasSuffix(
+                "2 files, 0 directories, 200 KB uncompressed (260 bytes compressed)\n(listing stopped after 2 entries; the archive may hold more)\n"
+            ))
         let cut = try ZipListingGenerator(limits: ArchiveLimits(maxShownEntries: 3))
             .makePreview(for: GeneratorFixtures.input("archives/listing.zip"), request: PreviewRequest())
-        #expect(cut.text == """
-            listing.zip
-            ├── README.md (70 bytes)
-            ├── docs/
-            │   ├── guide.txt (1.5 KB)
+        #expect(
+            cut.text == """
+                listing.zip
+                ├── README.md (70 bytes)
+                ├── docs/
+                │   ├── guide.txt (1.5 KB)
 
-            5 files, 4 directories, 4.1 KB uncompressed (84 bytes compressed)
-            … 6 more entries not shown
+                5 files, 4 directories, 4.1 KB uncompressed (84 bytes compressed)
+                … 6 more entries not shown
 
-            """)
+                """)
         #expect(cut.truncated)
     }
 
@@ -131,7 +155,8 @@ struct ArchiveListingTests {
         let (preview, generator) = try preview(GeneratorFixtures.input("archives/notes.txt.gz"))
         #expect(generator == "tar-listing")
         #expect(preview.title == "gzip-compressed file, 1 file, 1.6 KB uncompressed")
-        #expect(preview.text == "notes.txt.gz\n└── notes.txt (1.6 KB)\n\n1 file, 0 directories, 1.6 KB uncompressed (60 bytes compressed)\n")
+        #expect(
+            preview.text == "notes.txt.gz\n└── notes.txt (1.6 KB)\n\n1 file, 0 directories, 1.6 KB uncompressed (60 bytes compressed)\n")
     }
 
     @Test func gzipMembersAreDecodedOneAfterAnother() throws {
@@ -142,7 +167,9 @@ struct ArchiveListingTests {
     }
 
     @Test func aFileThatIsNeitherTarNorCompressedIsDeclined() throws {
-        let input = GeneratorInput(bytes: Array("plain words, not a tar\n".utf8) + [UInt8](repeating: 0x41, count: 600), filename: "fake.tar", resolver: TypeResolver())
+        let input = GeneratorInput(
+            bytes: Array("plain words, not a tar\n".utf8) + [UInt8](repeating: 0x41, count: 600), filename: "fake.tar",
+            resolver: TypeResolver())
         #expect(throws: VignetteError(.declined, "not a tar archive (no valid tar header)")) {
             try TarListingGenerator(catalog: .builtIn).makePreview(for: input, request: PreviewRequest())
         }
@@ -150,20 +177,21 @@ struct ArchiveListingTests {
 
     @Test func hostileNamesAreShownTamedAndEscaped() throws {
         let (preview, _) = try preview(GeneratorFixtures.input("archives/hostile.zip"))
-        #expect(preview.text == """
-            hostile.zip
-            ├── ../
-            │   └── ../
-            │       └── etc/
-            │           └── passwd (1 byte)
-            ├── <script>alert(1)</
-            │   └── script>.txt (1 byte)
-            ├── bad-\u{FFFD}\u{FFFD}.txt (1 byte)
-            └── ctrl?[31mred.txt (1 byte)
+        #expect(
+            preview.text == """
+                hostile.zip
+                ├── ../
+                │   └── ../
+                │       └── etc/
+                │           └── passwd (1 byte)
+                ├── <script>alert(1)</
+                │   └── script>.txt (1 byte)
+                ├── bad-\u{FFFD}\u{FFFD}.txt (1 byte)
+                └── ctrl?[31mred.txt (1 byte)
 
-            4 files, 4 directories, 4 bytes uncompressed (12 bytes compressed)
+                4 files, 4 directories, 4 bytes uncompressed (12 bytes compressed)
 
-            """)
+                """)
         #expect(preview.html.contains("<li>&lt;script&gt;alert(1)&lt;/\n<ul>\n<li>script&gt;.txt (1 byte)</li>"))
         #expect(!preview.html.contains("<script"))
         #expect(!preview.html.contains("\u{1B}"))
@@ -174,14 +202,16 @@ struct ArchiveListingTests {
         let input = GeneratorInput(bytes: ZipBuilder.storedEmptyFiles(names), filename: "many.zip", resolver: TypeResolver())
         let preview = try ZipListingGenerator().makePreview(for: input, request: PreviewRequest())
         #expect(preview.title == "ZIP archive, 18,396 files, 0 bytes uncompressed, partial listing")
-        #expect(preview.text.hasSuffix("""
-                ├── 00998.txt (0 bytes)
+        #expect(
+            preview.text.hasSuffix(
+                """
+                    ├── 00998.txt (0 bytes)
 
-            18,396 files, 1 directory, 0 bytes uncompressed (0 bytes compressed)
-            … 17,397 more entries not shown
-            (listing shows the first 18,396 of 100,000 entries)
+                18,396 files, 1 directory, 0 bytes uncompressed (0 bytes compressed)
+                … 17,397 more entries not shown
+                (listing shows the first 18,396 of 100,000 entries)
 
-            """))
+                """))
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VignetteCore
+
 @testable import VignetteGenerators
 
 @Suite("Embedded document previews")
@@ -45,10 +46,11 @@ struct DocumentThumbnailTests {
         let (thumb, used, attempts) = try thumbnail(GeneratorFixtures.input("documents/no-thumbnail.docx"))
         #expect(used == "fallback")
         #expect(thumb.isIcon)
-        #expect(attempts.map(\.description) == [
-            "ooxml-thumbnail: declined: no docProps/thumbnail.jpeg or .png in the Office Open XML file",
-            "fallback: succeeded",
-        ])
+        #expect(
+            attempts.map(\.description) == [
+                "ooxml-thumbnail: declined: no docProps/thumbnail.jpeg or .png in the Office Open XML file",
+                "fallback: succeeded",
+            ])
     }
 
     @Test func aMetafileThumbnailIsDeclinedWithTheReason() throws {
@@ -58,7 +60,8 @@ struct DocumentThumbnailTests {
     }
 
     @Test func anOpenDocumentWithoutAThumbnailDeclines() throws {
-        let input = GeneratorInput(bytes: ZipBuilder.storedEmptyFiles(["mimetype", "content.xml"]), filename: "bare.odt", resolver: TypeResolver())
+        let input = GeneratorInput(
+            bytes: ZipBuilder.storedEmptyFiles(["mimetype", "content.xml"]), filename: "bare.odt", resolver: TypeResolver())
         #expect(throws: VignetteError(.declined, "no Thumbnails/thumbnail.png in the OpenDocument file")) {
             try OpenDocumentThumbnailGenerator(catalog: .builtIn).makeThumbnail(for: input, request: request)
         }

@@ -20,6 +20,7 @@ enum GeneratorFixtures {
     /// An input over the fixture's bytes, as an upload with the given name.
     static func upload(_ relative: String, as name: String? = nil) throws -> GeneratorInput {
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path(relative))))
-        return GeneratorInput(bytes: bytes, filename: name ?? (relative as NSString).lastPathComponent, resolver: TypeResolver(catalog: registry.catalog))
+        return GeneratorInput(
+            bytes: bytes, filename: name ?? (relative as NSString).lastPathComponent, resolver: TypeResolver(catalog: registry.catalog))
     }
 }

@@ -25,7 +25,8 @@ struct ArchiveListing {
 
         var renderer = Renderer(budget: max(0, maxShown))
         renderer.text = ArchiveListing.clean(rootName) + "\n"
-        renderer.html = "<ul class=\"vignette-tree\">\n<li><span class=\"vignette-root\">\(HTML.escape(ArchiveListing.clean(rootName)))</span>\n"
+        renderer.html =
+            "<ul class=\"vignette-tree\">\n<li><span class=\"vignette-root\">\(HTML.escape(ArchiveListing.clean(rootName)))</span>\n"
         renderer.render(tree.root, prefix: "")
         renderer.html += "</li>\n</ul>\n"
         let hidden = tree.nodeCount - renderer.shown
@@ -90,7 +91,8 @@ struct ArchiveListing {
     static func clean(_ text: String) -> String {
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            let bidi = (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+            let bidi =
+                (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
                 || scalar.value == 0x200E || scalar.value == 0x200F
             out.append(scalar.properties.generalCategory == .control || bidi ? "?" : scalar)
         }

@@ -119,7 +119,9 @@ public struct TarListingGenerator: PreviewGenerating {
     static func strippedName(_ filename: String?) -> String {
         guard let filename, !filename.isEmpty else { return "(data)" }
         let lower = filename.lowercased()
-        for (suffix, replacement) in [(".tgz", ".tar"), (".svgz", ".svg"), (".gz", ""), (".gzip", ""), (".bz2", ""), (".bz", ""), (".xz", ""), (".lzma", "")]
+        for (suffix, replacement) in [
+            (".tgz", ".tar"), (".svgz", ".svg"), (".gz", ""), (".gzip", ""), (".bz2", ""), (".bz", ""), (".xz", ""), (".lzma", ""),
+        ]
         where lower.hasSuffix(suffix) && lower.count > suffix.count {
             return String(filename.dropLast(suffix.count)) + replacement
         }

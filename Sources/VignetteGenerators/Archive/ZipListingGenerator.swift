@@ -31,12 +31,14 @@ public struct ZipListingGenerator: PreviewGenerating {
             throw VignetteError(.corrupt, "no valid zip central directory (end record missing or damaged)")
         }
         let entries = directory.entries.map { entry in
-            ArchiveEntry(path: entry.name, kind: entry.isDirectory ? .directory : .file, size: entry.isDirectory ? 0 : entry.uncompressedSize)
+            ArchiveEntry(
+                path: entry.name, kind: entry.isDirectory ? .directory : .file, size: entry.isDirectory ? 0 : entry.uncompressedSize)
         }
         let compressed = directory.entries.reduce(UInt64(0)) { $0.addingReportingOverflow($1.compressedSize).partialValue }
         var note: String? = nil
         if directory.isPartial {
-            note = "listing shows the first \(ArchiveListing.grouped(entries.count)) of "
+            note =
+                "listing shows the first \(ArchiveListing.grouped(entries.count)) of "
                 + "\(ArchiveListing.grouped(Int(clamping: directory.declaredEntryCount))) entries"
         }
         let listing = ArchiveListing(

@@ -24,18 +24,21 @@ struct ZipEntryReader {
         guard entry.uncompressedSize <= UInt64(maxBytes) else {
             throw VignetteError(
                 .limitExceeded,
-                "\(name) is \(ByteCount.text(Int(clamping: entry.uncompressedSize))) uncompressed, over the limit of \(ByteCount.text(maxBytes))")
+                "\(name) is \(ByteCount.text(Int(clamping: entry.uncompressedSize))) uncompressed, over the limit of \(ByteCount.text(maxBytes))"
+            )
         }
         let size = Int(entry.uncompressedSize)
         guard let header = sample.bytes(at: Int(clamping: entry.localHeaderOffset), count: 30),
             ZipEntryReader.u32(header, 0) == 0x0403_4B50
         else { throw VignetteError(.corrupt, "\(name) has no valid local header") }
-        let dataStart = Int(clamping: entry.localHeaderOffset) + 30 + Int(ZipEntryReader.u16(header, 26)) + Int(ZipEntryReader.u16(header, 28))
+        let dataStart =
+            Int(clamping: entry.localHeaderOffset) + 30 + Int(ZipEntryReader.u16(header, 26)) + Int(ZipEntryReader.u16(header, 28))
         let compressed = Int(clamping: entry.compressedSize)
         guard dataStart <= sample.size, compressed <= sample.size - dataStart else {
             throw VignetteError(.corrupt, "\(name) extends past the end of the archive")
         }
-        let bytes = entry.method == 0
+        let bytes =
+            entry.method == 0
             ? try stored(name: name, at: dataStart, compressed: compressed, size: size)
             : try inflated(name: name, at: dataStart, compressed: compressed, size: size)
         guard Decompressor.crc32(bytes) == entry.crc32 else {
