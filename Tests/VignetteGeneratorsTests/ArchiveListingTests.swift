@@ -93,6 +93,22 @@ struct ArchiveListingTests {
                 """)
     }
 
+    @Test func aVeryLongNameIsShownCutAndManyLongNamesStopTheListing() throws {
+        let long = String(repeating: "n", count: 3000)
+        let one = GeneratorInput(bytes: TarBuilder.file(long, size: 3) + TarBuilder.end, filename: "long.tar", resolver: TypeResolver())
+        let cut = try TarListingGenerator(catalog: .builtIn).makePreview(for: one, request: PreviewRequest())
+        #expect(cut.text == "long.tar\n└── \(String(repeating: "n", count: 1024))… (3 bytes)\n\n1 file, 0 directories, 3 bytes\n")
+
+        var bytes: [UInt8] = []
+        for i in 0..<200 { bytes += TarBuilder.file(String(format: "%03d", i) + String(repeating: "x", count: 59_997), size: 0) }
+        let many = GeneratorInput(bytes: bytes + TarBuilder.end, filename: "names.tar", resolver: TypeResolver())
+        let stopped = try TarListingGenerator(catalog: .builtIn).makePreview(for: many, request: PreviewRequest())
+        #expect(stopped.title == "tar archive, 140 files, 0 bytes, partial listing")
+        #expect(
+            stopped.text.hasSuffix(
+                "\n140 files, 0 directories, 0 bytes\n(listing stopped after 8.4 MB of entry names; the archive continues)\n"))
+    }
+
     // A cut download still says what it held: the entries read are listed and the damage is named,
     // rather than failing the whole preview (a failure would only show the hex fallback).
     @Test func aTruncatedTarGzListsWhatWasReadAndSaysWhereItBroke() throws {

@@ -87,10 +87,15 @@ struct ArchiveListing {
     }
 
     /// `text` with control characters and bidirectional overrides shown as `?` (as `ls` does), so
-    /// a hostile name cannot drive a terminal or disguise its extension.
+    /// a hostile name cannot drive a terminal or disguise its extension; cut after `maxNameScalars`.
     static func clean(_ text: String) -> String {
         var out = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
+        for (index, scalar) in text.unicodeScalars.enumerated() {
+            // A name can be 64 KiB long (GNU long names): show enough to recognise it.
+            guard index < maxNameScalars else {
+                out.append("…")
+                break
+            }
             let bidi =
                 (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
                 || scalar.value == 0x200E || scalar.value == 0x200F
@@ -98,6 +103,9 @@ struct ArchiveListing {
         }
         return String(out)
     }
+
+    /// Most characters of one name or link target shown.
+    static let maxNameScalars = 1024
 
     /// "1 file", "3 files".
     static func counted(_ n: Int, _ one: String, _ many: String) -> String {

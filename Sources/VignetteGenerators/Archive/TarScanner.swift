@@ -22,6 +22,8 @@ struct TarScanner {
     static let maxLongName = 64 << 10
     /// Largest pax extended header read (bigger ones are skipped).
     static let maxPaxHeader = 1 << 20
+    /// Most bytes of entry names and link targets kept in memory (64 KiB names add up fast).
+    static let maxNameBytes = 8 << 20
 
     /// The stream of tar bytes (already decompressed).
     let stream: ByteStream
@@ -39,6 +41,7 @@ struct TarScanner {
         var longLink: [UInt8]? = nil
         var pax: [String: String] = [:]
         var headersSeen = 0
+        var nameBytes = 0
         do {
             while true {
                 guard !block.isEmpty else { return (entries, .complete) }
@@ -70,6 +73,12 @@ struct TarScanner {
                     if let paxSize, paxSize <= UInt64(Int.max - 511) { dataSize = Int(paxSize) }
                     if let entry = TarScanner.entry(header, longName: longName, longLink: longLink, pax: pax, dataSize: dataSize) {
                         entries.append(entry)
+                        nameBytes += entry.path.utf8.count
+                        if case .symlink(let target) = entry.kind { nameBytes += target.utf8.count }
+                        if case .hardlink(let target) = entry.kind { nameBytes += target.utf8.count }
+                        if nameBytes > TarScanner.maxNameBytes {
+                            return (entries, .budget("stopped after \(ByteCount.text(nameBytes)) of entry names"))
+                        }
                     }
                     if TarScanner.headerOnly(flag) { dataSize = 0 }
                     if flag == UInt8(ascii: "S"), header.bytes[482] != 0 {
