@@ -51,6 +51,10 @@ struct ArchiveListingTests {
             "5 files, 4 directories, 4.1 KB uncompressed (348 bytes compressed)"
         ),
         (
+            "listing.tar.lzma", "LZMA-compressed tar archive, 5 files, 4.1 KB uncompressed",
+            "5 files, 4 directories, 4.1 KB uncompressed (303 bytes compressed)"
+        ),
+        (
             "listing-in-disguise.gz", "gzip-compressed tar archive, 5 files, 4.1 KB uncompressed",
             "5 files, 4 directories, 4.1 KB uncompressed (302 bytes compressed)"
         ),

@@ -93,6 +93,17 @@ struct DocumentThumbnailTests {
         }
     }
 
+    @Test func anUndeclaredCoverIsFoundByItsNameAndNoCoverDeclines() {
+        let named = XMLElements(
+            Array(
+                "<package><manifest><item id=\"a\" href=\"x.png\" media-type=\"image/png\"/><item id=\"b\" href=\"img/Cover.jpg\" media-type=\"image/jpeg\"/></manifest></package>"
+                    .utf8))
+        #expect(EPUBCoverGenerator.coverHref(named) == "img/Cover.jpg")
+        let none = XMLElements(
+            Array("<package><manifest><item id=\"a\" href=\"x.png\" media-type=\"image/png\"/></manifest></package>".utf8))
+        #expect(EPUBCoverGenerator.coverHref(none) == nil)
+    }
+
     @Test func epubCoverPathsResolveAgainstThePackageDocument() {
         #expect(EPUBCoverGenerator.resolve("images/cover%20art.png", relativeTo: "OEBPS/content.opf") == "OEBPS/images/cover art.png")
         #expect(EPUBCoverGenerator.resolve("../Images/cover.jpg", relativeTo: "OEBPS/content.opf") == "Images/cover.jpg")

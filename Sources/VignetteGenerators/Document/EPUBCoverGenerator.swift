@@ -6,7 +6,7 @@ public import VignetteImaging
 ///
 /// `META-INF/container.xml` names the package (OPF); its manifest item with
 /// `properties="cover-image"` (EPUB 3), else the item named by `<meta name="cover">` (EPUB 2),
-/// is the cover; its `href` is relative to the package document.
+/// else a JPEG/PNG item called "cover", is the cover; its `href` is relative to the package document.
 public struct EPUBCoverGenerator: ThumbnailGenerating {
     /// `epub-cover`.
     public let identifier = "epub-cover"
@@ -49,15 +49,23 @@ public struct EPUBCoverGenerator: ThumbnailGenerating {
         return try reader.thumbnail(of: cover, in: sample, request: request)
     }
 
-    /// The manifest `href` of the cover: `properties` containing `cover-image`, else the `<meta name="cover">` item.
+    /// The manifest `href` of the cover: `properties` containing `cover-image`, else the `<meta name="cover">`
+    /// item, else a JPEG or PNG item whose id or href says "cover".
     static func coverHref(_ package: XMLElements) -> String? {
         let items = package.named("item")
         if let item = items.first(where: { ($0.attributes["properties"] ?? "").split(separator: " ").contains("cover-image") }) {
             return item.attributes["href"]
         }
         let coverID = package.named("meta").first { $0.attributes["name"] == "cover" }?.attributes["content"]
-        guard let coverID else { return nil }
-        return items.first { $0.attributes["id"] == coverID }?.attributes["href"]
+        if let coverID, let href = items.first(where: { $0.attributes["id"] == coverID })?.attributes["href"] {
+            return href
+        }
+        // Many books declare nothing but still name their cover picture "cover".
+        return items.first { item in
+            let type = item.attributes["media-type"] ?? ""
+            let names = ((item.attributes["id"] ?? "") + " " + (item.attributes["href"] ?? "")).lowercased()
+            return (type == "image/jpeg" || type == "image/png") && names.contains("cover")
+        }?.attributes["href"]
     }
 
     /// `href` (percent-encoded, maybe with `..`) resolved against the package document's folder.

@@ -117,6 +117,7 @@ def archives():
     write(os.path.join(ARCHIVES, "listing.tar.gz"), gz(plain))
     write(os.path.join(ARCHIVES, "listing.tar.bz2"), bz2.compress(plain, 9))
     write(os.path.join(ARCHIVES, "listing.tar.xz"), lzma.compress(plain, format=lzma.FORMAT_XZ))
+    write(os.path.join(ARCHIVES, "listing.tar.lzma"), lzma.compress(plain, format=lzma.FORMAT_ALONE))
     # The same tar behind a name that does not say tar: found by content.
     write(os.path.join(ARCHIVES, "listing-in-disguise.gz"), gz(plain))
 
