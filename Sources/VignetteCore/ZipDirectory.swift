@@ -97,7 +97,7 @@ public struct ZipDirectory: Sendable {
             let commentLength = Int(ZipDirectory.u16(directory, p + 32))
             var local = UInt64(ZipDirectory.u32(directory, p + 42))
             guard p + 46 + nameLength + extraLength + commentLength <= directory.endIndex else { break }
-            let name = String(decoding: directory[(p + 46)..<(p + 46 + nameLength)], as: UTF8.self)
+            let name = ZipDirectory.decodeName(directory[(p + 46)..<(p + 46 + nameLength)], flags: flags)
             // zip64 extra field carries the real sizes/offset for fields set to 0xFFFFFFFF.
             var e = p + 46 + nameLength
             let extraEnd = e + extraLength

@@ -195,6 +195,11 @@ struct ArchiveListingTests {
         }
     }
 
+    @Test func namesWithoutTheUTF8FlagAreReadAsCodePage437() throws {
+        let (preview, _) = try preview(GeneratorFixtures.input("archives/zip_cp437_header.zip"))
+        #expect(preview.text.hasPrefix("zip_cp437_header.zip\n├── filename_with_æoå.txt ("))
+    }
+
     @Test func hostileNamesAreShownTamedAndEscaped() throws {
         let (preview, _) = try preview(GeneratorFixtures.input("archives/hostile.zip"))
         #expect(

@@ -141,14 +141,14 @@ def archives():
         g.write(b"just some notes\n" * 100)
     write(os.path.join(ARCHIVES, "notes.txt.gz"), buf.getvalue())
 
-    # Hostile names: markup, traversal, a terminal escape, invalid UTF-8 (patched in after writing).
+    # Hostile names: markup, traversal, a terminal escape, invalid UTF-8 flagged as UTF-8 (patched in after writing).
     hostile = zip_bytes([
         ("<script>alert(1)</script>.txt", b"s"),
         ("../../etc/passwd", b"p"),
         ("ctrl\x1b[31mred.txt", b"c"),
-        ("bad-XX.txt", b"b"),
+        ("bad-\u00e9.txt", b"b"),  # non-ASCII, so zipfile sets the UTF-8 flag; then made invalid
     ])
-    write(os.path.join(ARCHIVES, "hostile.zip"), patch_zip_name(hostile, b"bad-XX.txt", b"bad-\xff\xfe.txt"))
+    write(os.path.join(ARCHIVES, "hostile.zip"), patch_zip_name(hostile, "bad-\u00e9.txt".encode(), b"bad-\xff\xfe.txt"))
 
 
 def documents():
