@@ -19,6 +19,7 @@ public enum BuiltInGenerators {
         let catalog = registry.catalog
         registry.register(FallbackGenerator(catalog: catalog))
         registry.register(ImageGenerator(catalog: catalog, limits: options.imageLimits))
+        registry.register(TextThumbnailGenerator(catalog: catalog))
     }
 
     /// A registry over `catalog` holding the built-in generators.
