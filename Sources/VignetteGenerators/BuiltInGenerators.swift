@@ -20,6 +20,7 @@ public enum BuiltInGenerators {
         registry.register(FallbackGenerator(catalog: catalog))
         registry.register(ImageGenerator(catalog: catalog, limits: options.imageLimits))
         registry.register(TextThumbnailGenerator(catalog: catalog))
+        registry.register(FontGenerator())
     }
 
     /// A registry over `catalog` holding the built-in generators.
