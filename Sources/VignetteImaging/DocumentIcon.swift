@@ -23,7 +23,7 @@ public enum DocumentIcon {
         let x0 = margin, x1 = W - margin
         let y0 = margin * 0.6, y1 = H - margin * 1.4
         let fold = (x1 - x0) * 0.3
-        let line = max(1, H / 128)
+        let line = max(1, (H / 220).rounded())
 
         if h >= 24 {
             // Below the fold only: a shadow behind the cut corner would show through it.
@@ -71,9 +71,9 @@ public enum DocumentIcon {
     /// Centres `badge` in the band, in bold white, shrunk to fit; nothing when too small to read or without fonts.
     static func drawBadge(_ badge: String, in canvas: inout Canvas, x: Double, y: Double, width: Double, height: Double) {
         let text = badge.trimmingCharacters(in: .whitespaces)
-        guard !text.isEmpty, height >= 5, let font = try? SystemFonts.face(.bold) else { return }
+        guard !text.isEmpty, height >= 8, let font = try? SystemFonts.face(.bold) else { return }
         let maxSize = Int(height * 0.72)
-        guard maxSize >= 5, let size = try? Canvas.fittingSize(text, font: font, width: width * 0.86, maxSize: maxSize, minSize: 5),
+        guard maxSize >= 6, let size = try? Canvas.fittingSize(text, font: font, width: width * 0.86, maxSize: maxSize, minSize: 6),
               let advance = try? font.measure(text, size: size), advance <= width,
               let cap = try? font.glyph("H", size: size) else { return }
         let baseline = Int((y + height / 2 + Double(cap.top) / 2).rounded())
