@@ -112,97 +112,41 @@ public struct Canvas: Sendable {
     }
 
     /// Composites `color` over every pixel of the box `x0..<x1 × y0..<y1` (clipped), weighted by
-    /// `coverage(px, py)` at each pixel centre (0…1).
-    public mutating func fill(x0: Int, y0: Int, x1: Int, y1: Int, color: Color, coverage: (Double, Double) -> Double) {
+    /// `coverage(px, py)` at each pixel centre (0…1). `solid(y)`, when given, names the columns of
+    /// row `y` known to be fully covered: they are filled without calling `coverage` (large shapes
+    /// cost a closure call only along their edges).
+    public mutating func fill(x0: Int, y0: Int, x1: Int, y1: Int, color: Color, solid: ((Int) -> Range<Int>?)? = nil,
+                              coverage: (Double, Double) -> Double) {
         let xa = max(0, x0), xb = min(width, x1), ya = max(0, y0), yb = min(height, y1)
         guard xa < xb, ya < yb, color.a > 0 else { return }
         let w = width
+        let full = Int(color.a)
         bitmap.pixels.withUnsafeMutableBufferPointer { p in
             for y in ya..<yb {
-                for x in xa..<xb {
+                let span = solid?(y)?.clamped(to: xa..<xb) ?? xa..<xa
+                var x = xa
+                while x < xb {
+                    if x == span.lowerBound && !span.isEmpty {
+                        if full == 255 {
+                            for sx in span {
+                                let i = (y * w + sx) * 4
+                                p[i] = color.r; p[i + 1] = color.g; p[i + 2] = color.b; p[i + 3] = 255
+                            }
+                        } else {
+                            for sx in span { Canvas.over(p, (y * w + sx) * 4, color, full) }
+                        }
+                        x = span.upperBound
+                        continue
+                    }
                     let c = coverage(Double(x) + 0.5, Double(y) + 0.5)
-                    guard c > 0 else { continue }
-                    let a = Int((Double(color.a) * min(c, 1)).rounded())
-                    if a > 0 { Canvas.over(p, (y * w + x) * 4, color, a) }
+                    if c > 0 {
+                        let a = Int((Double(color.a) * min(c, 1)).rounded())
+                        if a > 0 { Canvas.over(p, (y * w + x) * 4, color, a) }
+                    }
+                    x += 1
                 }
             }
         }
-    }
-
-    /// An anti-aliased rectangle (fractional edges get partial coverage).
-    public mutating func fillRect(x: Double, y: Double, width w: Double, height h: Double, color: Color) {
-        guard w > 0, h > 0 else { return }
-        fill(x0: Int(x.rounded(.down)), y0: Int(y.rounded(.down)), x1: Int((x + w).rounded(.up)), y1: Int((y + h).rounded(.up)),
-             color: color) { px, py in
-            let cx = min(px + 0.5, x + w) - max(px - 0.5, x)
-            let cy = min(py + 0.5, y + h) - max(py - 0.5, y)
-            return max(0, min(cx, 1)) * max(0, min(cy, 1))
-        }
-    }
-
-    /// An anti-aliased rectangle with corners rounded by `radius`; `feather` widens the soft
-    /// edge (1 is a crisp anti-aliased edge; a few pixels make a shadow).
-    public mutating func fillRoundedRect(x: Double, y: Double, width w: Double, height h: Double, radius: Double,
-                                         color: Color, feather: Double = 1) {
-        guard w > 0, h > 0 else { return }
-        let r = min(max(radius, 0), min(w, h) / 2)
-        let f = max(feather, 0.5)
-        let cx = x + w / 2, cy = y + h / 2
-        let hx = w / 2 - r, hy = h / 2 - r
-        fill(x0: Int((x - f).rounded(.down)), y0: Int((y - f).rounded(.down)),
-             x1: Int((x + w + f).rounded(.up)), y1: Int((y + h + f).rounded(.up)), color: color) { px, py in
-            // Signed distance to the rounded box, turned into coverage across the feather band.
-            let qx = abs(px - cx) - hx, qy = abs(py - cy) - hy
-            let outside = (max(qx, 0) * max(qx, 0) + max(qy, 0) * max(qy, 0)).squareRoot()
-            let d = outside + min(max(qx, qy), 0) - r
-            return min(max(0.5 - d / f, 0), 1)
-        }
-    }
-
-    /// An anti-aliased filled polygon (any simple polygon; pixels within a pixel of an edge take 4×4 samples).
-    public mutating func fillPolygon(_ points: [(x: Double, y: Double)], color: Color) {
-        guard points.count >= 3 else { return }
-        let xs = points.map(\.x), ys = points.map(\.y)
-        guard let minX = xs.min(), let maxX = xs.max(), let minY = ys.min(), let maxY = ys.max() else { return }
-        fill(x0: Int(minX.rounded(.down)), y0: Int(minY.rounded(.down)), x1: Int(maxX.rounded(.up)), y1: Int(maxY.rounded(.up)),
-             color: color) { px, py in
-            // Away from every edge the pixel is wholly in or out: one test instead of sixteen.
-            if Canvas.distanceToEdges(points, px, py) > 0.75 { return Canvas.contains(points, px, py) ? 1 : 0 }
-            var hits = 0
-            for sy in 0..<4 {
-                for sx in 0..<4 {
-                    let qx = px - 0.5 + (Double(sx) + 0.5) / 4, qy = py - 0.5 + (Double(sy) + 0.5) / 4
-                    if Canvas.contains(points, qx, qy) { hits += 1 }
-                }
-            }
-            return Double(hits) / 16
-        }
-    }
-
-    static func distanceToEdges(_ points: [(x: Double, y: Double)], _ x: Double, _ y: Double) -> Double {
-        var best = Double.infinity
-        var j = points.count - 1
-        for i in 0..<points.count {
-            let a = points[j], b = points[i]
-            let dx = b.x - a.x, dy = b.y - a.y
-            let len2 = dx * dx + dy * dy
-            let t = len2 > 0 ? min(max(((x - a.x) * dx + (y - a.y) * dy) / len2, 0), 1) : 0
-            let ex = a.x + t * dx - x, ey = a.y + t * dy - y
-            best = min(best, (ex * ex + ey * ey).squareRoot())
-            j = i
-        }
-        return best
-    }
-
-    static func contains(_ points: [(x: Double, y: Double)], _ x: Double, _ y: Double) -> Bool {
-        var inside = false
-        var j = points.count - 1
-        for i in 0..<points.count {
-            let a = points[i], b = points[j]
-            if (a.y > y) != (b.y > y), x < (b.x - a.x) * (y - a.y) / (b.y - a.y) + a.x { inside.toggle() }
-            j = i
-        }
-        return inside
     }
 
     /// Blends an 8-bit coverage mask (`maskWidth` bytes a row) in `color` with its top-left at (x, y).

@@ -64,4 +64,27 @@ struct CanvasTests {
         #expect(try font.measure("MARKDOWN", size: size + 1) > 60)
         #expect(try Canvas.fittingSize("A", font: font, width: 60, maxSize: 20) == 20)
     }
+
+    @Test func aSquarePolygonMatchesTheRectangle() {
+        var a = Canvas(width: 12, height: 12, background: .white), b = a
+        a.fillPolygon([(2, 2), (9.5, 2), (9.5, 9), (2, 9)], color: .black)
+        b.fillRect(x: 2, y: 2, width: 7.5, height: 7, color: .black)
+        #expect(a.bitmap == b.bitmap)
+    }
+
+    @Test func aConcavePolygonLeavesItsNotchEmpty() {
+        var c = Canvas(width: 20, height: 20, background: .white)
+        c.fillPolygon([(0, 0), (20, 0), (20, 20), (10, 20), (10, 10), (0, 10)], color: .black)
+        #expect(pixel(c.bitmap, 5, 5) == [0, 0, 0, 255])
+        #expect(pixel(c.bitmap, 15, 15) == [0, 0, 0, 255])
+        #expect(pixel(c.bitmap, 5, 15) == [255, 255, 255, 255])
+    }
+
+    @Test func aTriangleHasPartlyCoveredPixelsOnlyAlongItsDiagonal() {
+        var c = Canvas(width: 16, height: 16, background: .white)
+        c.fillPolygon([(0, 0), (16, 0), (0, 16)], color: .black)
+        #expect(pixel(c.bitmap, 2, 2) == [0, 0, 0, 255])
+        #expect(pixel(c.bitmap, 14, 14) == [255, 255, 255, 255])
+        #expect(pixel(c.bitmap, 8, 7)[0] > 0 && pixel(c.bitmap, 8, 7)[0] < 255)
+    }
 }
