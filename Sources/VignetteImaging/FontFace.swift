@@ -1,6 +1,6 @@
 import CVignetteCodecs
 import Foundation
-public import VignetteCore
+import VignetteCore
 
 /// One face of a font file, opened with FreeType: names, metrics, glyph coverage, text runs.
 ///
