@@ -84,4 +84,35 @@ struct TextThumbnailGeneratorTests {
         #expect(page.height == 128)
         #expect(page.pixels[(64 * page.width + 45) * 4] == 255)
     }
+
+    @Test func pagesDrawnOnManyThreadsAtOnceMatchOneDrawnAlone() throws {
+        let texts = (0..<8).map { i in (0..<40).map { "line \($0) of page \(i)\tlorem ipsum dolor sit amet" }.joined(separator: "\n") }
+        let alone = try texts.map { try thumbnail($0, name: "p.swift", ThumbnailRequest(maxPixelSize: 128)).0 }
+        let results = ResultBox(count: texts.count)
+        DispatchQueue.concurrentPerform(iterations: texts.count * 3) { i in
+            let page = try? thumbnail(texts[i % texts.count], name: "p.swift", ThumbnailRequest(maxPixelSize: 128)).0
+            results.record(i % texts.count, page)
+        }
+        for i in texts.indices {
+            #expect(results.pages(i).count == 3)
+            #expect(results.pages(i).allSatisfy { $0 == alone[i] })
+        }
+    }
+}
+
+/// Pages collected from several threads.
+final class ResultBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var store: [[Bitmap?]]
+    init(count: Int) { store = Array(repeating: [], count: count) }
+    func record(_ i: Int, _ page: Bitmap?) {
+        lock.lock()
+        store[i].append(page)
+        lock.unlock()
+    }
+    func pages(_ i: Int) -> [Bitmap?] {
+        lock.lock()
+        defer { lock.unlock() }
+        return store[i]
+    }
 }
