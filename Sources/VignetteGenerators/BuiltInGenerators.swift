@@ -27,6 +27,8 @@ public enum BuiltInGenerators {
         registry.register(OpenDocumentThumbnailGenerator(catalog: catalog, limits: options.imageLimits))
         registry.register(OfficeOpenXMLThumbnailGenerator(catalog: catalog, limits: options.imageLimits))
         registry.register(EPUBCoverGenerator(catalog: catalog, limits: options.imageLimits))
+        registry.register(TextThumbnailGenerator(catalog: catalog))
+        registry.register(FontGenerator())
     }
 
     /// A registry over `catalog` holding the built-in generators.

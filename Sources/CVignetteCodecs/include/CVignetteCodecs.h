@@ -2,3 +2,4 @@
 #include "vgn_codecs.h"
 #include "vgn_jpeg_dc.h"
 #include "vgn_inflate.h"
+#include "vgn_text.h"
