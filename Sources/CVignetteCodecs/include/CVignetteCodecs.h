@@ -1,3 +1,4 @@
 /* Umbrella header of the C shim: everything Swift may call. */
 #include "vgn_codecs.h"
 #include "vgn_jpeg_dc.h"
+#include "vgn_process.h"
