@@ -39,6 +39,9 @@ struct ExternalCommand {
             throw VignetteError(.io, "exited with status \(status)" + tail)
         }
         guard spec.exec.writesOutputFile else {
+            if spec.kind == .thumbnail && outcome.stdout.isEmpty {
+                throw VignetteError(.corrupt, "wrote nothing on standard output" + tail)
+            }
             return (outcome.stdout, outcome.stdoutTruncated)
         }
         var info = stat()

@@ -4,7 +4,7 @@ public import VignetteImaging
 
 /// A thumbnail generator that runs an external command (a manifest's or a `.thumbnailer`'s).
 ///
-/// The command writes a PNG or JPEG to `%o`; the image is checked from its header (format,
+/// The command writes a PNG or JPEG to `%o` (or, without `%o`, to stdout); the image is checked from its header (format,
 /// dimensions under the image limits) before it is decoded, at the requested size, like any image.
 public struct ExternalThumbnailGenerator: ThumbnailGenerating {
     /// What to run and for which types.

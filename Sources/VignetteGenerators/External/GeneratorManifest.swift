@@ -129,9 +129,6 @@ public struct GeneratorManifest: Sendable {
         if !template.takesInput {
             throw problem(path, "generator.exec", "never names the input file; use %i (path) or %u (URI)")
         }
-        if kind == .thumbnail && !template.writesOutputFile {
-            throw problem(path, "generator.exec", "a thumbnail command must write its image to %o")
-        }
         return template
     }
 
