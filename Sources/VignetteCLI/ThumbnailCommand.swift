@@ -1,19 +1,25 @@
 import ArgumentParser
 import Foundation
 import VignetteCore
+import VignetteGenerators
 import VignetteImaging
 
-/// `vignette thumbnail FILE...`: thumbnails of image files.
+/// `vignette thumbnail FILE...`: thumbnails of any file, from the best generator for its type.
 struct ThumbnailCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "thumbnail",
-        abstract: "Make thumbnails of image files (JPEG, PNG).",
+        abstract: "Make thumbnails of files: pictures of their content, or an icon.",
         discussion: """
-            The longest side becomes SIZE × SCALE pixels, the aspect ratio is kept, and images \
-            are never enlarged unless --upscale is given. JPEGs are shrunk while decoding and \
-            turned upright by their EXIF orientation. Files are written to a temporary name and \
-            renamed, so a thumbnail is never half-written. With several inputs, failures are \
-            reported one line each on stderr, the others are still done, and the exit status is 1.
+            The generator for the file's content type draws it (`vignette which FILE` shows \
+            which and why). The longest side becomes SIZE × SCALE pixels, the aspect ratio is \
+            kept, and images are never enlarged unless --upscale is given. JPEGs are shrunk \
+            while decoding and turned upright by their EXIF orientation. A file no generator \
+            can draw gets the generic document icon of its family with its extension as a \
+            badge; when a generator failed first (a damaged image, a limit) that is said on \
+            stderr as a warning, and --no-fallback makes it an error instead. Files are written \
+            to a temporary name and renamed, so a thumbnail is never half-written. With several \
+            inputs, failures are reported one line each on stderr, the others are still done, \
+            and the exit status is 1.
 
             Output names: one input and -o FILE writes FILE (-o - writes to stdout); otherwise \
             each input NAME becomes DIR/NAME.png (or .jpg), DIR being -o or the current directory.
@@ -22,6 +28,7 @@ struct ThumbnailCommand: ParsableCommand {
               vignette thumbnail photo.jpg -o thumb.png
               vignette thumbnail -s 128 --scale 2 -f jpeg -q 80 -o thumbs/ ~/Pictures/*.jpg
               vignette thumbnail logo.png -o - | display -
+              vignette thumbnail --icon -s 64 report.pdf notes.txt -o icons/
             """
     )
 
@@ -46,15 +53,15 @@ struct ThumbnailCommand: ParsableCommand {
     @Flag(name: .long, help: "Enlarge images smaller than the requested size.")
     var upscale = false
 
-    @Option(name: .long, help: "Refuse images with more pixels than this many million (from the header, before decoding).")
-    var maxMegapixels: Double = 100
+    @Flag(name: .long, help: "Decorate the thumbnail as an icon: a page frame and the extension as a badge.")
+    var icon = false
 
-    @Option(name: .long, help: "Refuse input files larger than this many megabytes.")
-    var maxFileMegabytes: Double = 512
+    @Flag(name: .long, help: "Fail instead of drawing the generic icon when no generator can picture the file.")
+    var noFallback = false
 
-    @OptionGroup var catalogOptions: CatalogOptions
+    @OptionGroup var registryOptions: RegistryOptions
 
-    @Argument(help: ArgumentHelp("Image files.", valueName: "FILE"))
+    @Argument(help: ArgumentHelp("Files of any kind.", valueName: "FILE"))
     var files: [String]
 
     func validate() throws {
@@ -62,7 +69,6 @@ struct ThumbnailCommand: ParsableCommand {
         guard (1...8).contains(scale) else { throw ValidationError("--scale must be between 1 and 8, not \(scale)") }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100, not \(quality)") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-        guard maxMegapixels > 0, maxFileMegabytes > 0 else { throw ValidationError("--max-megapixels and --max-file-megabytes must be positive") }
         if let format, ImageFormat(rawValue: format.lowercased() == "jpg" ? "jpeg" : format.lowercased()) == nil {
             throw ValidationError("--format must be png or jpeg, not \(format)")
         }
@@ -87,10 +93,9 @@ struct ThumbnailCommand: ParsableCommand {
     }
 
     func run() throws {
-        let catalog = try catalogOptions.catalog()
-        let limits = ImageLimits(maxPixels: Int(maxMegapixels * 1_000_000), maxFileBytes: Int(maxFileMegabytes * 1_000_000))
-        let thumbnailer = ImageThumbnailer(resolver: TypeResolver(catalog: catalog), limits: limits)
-        let request = ThumbnailRequest(maxPixelSize: size, scale: scale, allowUpscale: upscale)
+        let registry = try registryOptions.makeRegistry()
+        let resolver = TypeResolver(catalog: registry.catalog)
+        let request = ThumbnailRequest(maxPixelSize: size, scale: scale, allowUpscale: upscale, iconMode: icon)
         let format = outputFormat
         let destinations = try plan(format: format)
         let failures = Counter()
@@ -100,8 +105,12 @@ struct ThumbnailCommand: ParsableCommand {
             let input = files[index]
             do {
                 guard let destination = destinations[index] else { return }
-                let image = try thumbnailer.thumbnail(path: input, request: request)
+                let file = try GeneratorInput(path: input, resolver: resolver)
+                let (image, _, attempts) = try registry.thumbnail(for: file, request: request, allowFallback: !noFallback)
                 for warning in image.warnings { Diagnostics.warn(path: input, warning) }
+                if image.isIcon, let problem = attempts.first(where: \.isProblem) {
+                    Diagnostics.warn(path: input, "\(problem); drew the generic icon instead")
+                }
                 let bytes = format == .png
                     ? try ImageEncoder.png(image.bitmap, keepAlpha: image.bitmap.hasTransparency)
                     : try ImageEncoder.jpeg(image.bitmap, quality: quality)

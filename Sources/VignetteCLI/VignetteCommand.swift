@@ -16,9 +16,16 @@ struct VignetteCommand: ParsableCommand {
               vignette type --mime ~/Downloads/*       PATH<TAB>MIME lines
               vignette types --tree                    the type hierarchy
               vignette thumbnail -o thumbs/ *.jpg      256-pixel thumbnails
+              vignette preview data.csv                a text preview (a table)
+              vignette view mystery.bin                a self-contained HTML page for any file
+              vignette which photo.jpg                 which generator answers, and why
+              vignette generators                      every generator, its types and limits
             """,
         version: VignetteVersion.string,
-        subcommands: [TypeCommand.self, TypesCommand.self, ThumbnailCommand.self]
+        subcommands: [
+            TypeCommand.self, TypesCommand.self, ThumbnailCommand.self, PreviewCommand.self, ViewCommand.self,
+            WhichCommand.self, GeneratorsCommand.self,
+        ]
     )
 }
 

@@ -111,6 +111,14 @@ public final class GeneratorRegistry: @unchecked Sendable {
         /// What happened.
         public let outcome: Outcome
 
+        /// Whether the generator failed or was skipped (as opposed to succeeding or declining).
+        public var isProblem: Bool {
+            switch outcome {
+            case .failed, .skipped: true
+            case .succeeded, .declined: false
+            }
+        }
+
         /// "image: failed: corrupt JPEG: …".
         public var description: String {
             switch outcome {
@@ -124,29 +132,40 @@ public final class GeneratorRegistry: @unchecked Sendable {
 
     /// A thumbnail from the best candidate that succeeds, with every attempt made.
     ///
-    /// - Throws: the last failure (naming the file) when no candidate succeeds.
-    public func thumbnail(for input: GeneratorInput, request: ThumbnailRequest) throws -> (GeneratedThumbnail, generator: String, attempts: [Attempt]) {
-        try run(input, capability: .thumbnail) { generator in
+    /// With `allowFallback` false, generators of `.fallback` priority are not tried, so a file
+    /// no real generator can draw is an error rather than an icon.
+    /// - Throws: the failure of the best-ranked candidate that was tried or skipped (naming the
+    ///   file), or `unsupported` when no generator handles the type.
+    public func thumbnail(
+        for input: GeneratorInput, request: ThumbnailRequest, allowFallback: Bool = true
+    ) throws -> (GeneratedThumbnail, generator: String, attempts: [Attempt]) {
+        try run(input, capability: .thumbnail, allowFallback: allowFallback) { generator in
             try (generator as! any ThumbnailGenerating).makeThumbnail(for: input, request: request)
         }
     }
 
     /// A text preview from the best candidate that succeeds, with every attempt made.
-    public func preview(for input: GeneratorInput, request: PreviewRequest) throws -> (TextPreview, generator: String, attempts: [Attempt]) {
-        try run(input, capability: .preview) { generator in
+    public func preview(
+        for input: GeneratorInput, request: PreviewRequest, allowFallback: Bool = true
+    ) throws -> (TextPreview, generator: String, attempts: [Attempt]) {
+        try run(input, capability: .preview, allowFallback: allowFallback) { generator in
             try (generator as! any PreviewGenerating).makePreview(for: input, request: request)
         }
     }
 
     private func run<Result>(
-        _ input: GeneratorInput, capability: Capability, _ body: (any Generator) throws -> Result
+        _ input: GeneratorInput, capability: Capability, allowFallback: Bool, _ body: (any Generator) throws -> Result
     ) throws -> (Result, generator: String, attempts: [Attempt]) {
         var attempts: [Attempt] = []
-        var lastError: VignetteError? = nil
+        // The best-ranked candidate's problem explains the outcome best ("image: corrupt JPEG"),
+        // better than the last one's.
+        var firstProblem: VignetteError? = nil
         for candidate in candidates(for: input.type, size: input.size, capability: capability) {
+            if !allowFallback && candidate.generator.priority <= .fallback { continue }
             let id = candidate.generator.identifier
             if let skip = candidate.skipReason {
                 attempts.append(Attempt(generator: id, outcome: .skipped(skip)))
+                if firstProblem == nil { firstProblem = VignetteError(.limitExceeded, skip) }
                 continue
             }
             do {
@@ -157,14 +176,14 @@ public final class GeneratorRegistry: @unchecked Sendable {
                 attempts.append(Attempt(generator: id, outcome: .declined(error.reason)))
             } catch let error as VignetteError {
                 attempts.append(Attempt(generator: id, outcome: .failed(error.reason)))
-                lastError = error
+                if firstProblem == nil { firstProblem = error }
             } catch {
                 attempts.append(Attempt(generator: id, outcome: .failed("\(error)")))
-                lastError = VignetteError(.io, "\(error)")
+                if firstProblem == nil { firstProblem = VignetteError(.io, "\(error)") }
             }
         }
-        let why = lastError?.reason ?? "no generator handles \(input.type.identifier)"
-        throw VignetteError(lastError?.code ?? .unsupported, path: input.displayName, why)
+        let why = firstProblem?.reason ?? "no \(capability == .thumbnail ? "thumbnail" : "preview") generator for \(input.type.localizedDescription) (\(input.type.identifier), \(catalog.preferredMIMEType(of: input.type)))"
+        throw VignetteError(firstProblem?.code ?? .unsupported, path: input.displayName, why)
     }
 
     private func snapshot() -> [Entry] {

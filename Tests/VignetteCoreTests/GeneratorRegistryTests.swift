@@ -82,16 +82,27 @@ struct GeneratorRegistryTests {
         #expect(attempts.first?.description == "small-only: skipped: file is 20 bytes, over this generator's limit of 10 bytes")
     }
 
-    @Test func whenNothingSucceedsTheLastFailureNamesTheFile() {
+    @Test func whenNothingSucceedsTheBestRankedFailureNamesTheFile() {
         let registry = GeneratorRegistry()
         registry.register(StubGenerator(identifier: "jpeg", supportedTypes: ["public.jpeg"], behaviour: .fail))
         #expect(throws: VignetteError(.corrupt, path: "photo.jpg", "stub jpeg broke")) {
             try registry.thumbnail(for: input(), request: ThumbnailRequest())
         }
         let empty = GeneratorRegistry()
-        #expect(throws: VignetteError(.unsupported, path: "photo.jpg", "no generator handles public.jpeg")) {
+        #expect(throws: VignetteError(.unsupported, path: "photo.jpg", "no preview generator for JPEG image (public.jpeg, image/jpeg)")) {
             try empty.preview(for: input(), request: PreviewRequest())
         }
+    }
+
+    @Test func withoutTheFallbackTheRealGeneratorsProblemIsTheError() {
+        let registry = GeneratorRegistry()
+        registry.register(StubGenerator(identifier: "fallback", supportedTypes: ["public.item"], priority: .fallback))
+        registry.register(StubGenerator(identifier: "small-only", supportedTypes: ["public.jpeg"], limits: GeneratorLimits(maxFileBytes: 10)))
+        registry.register(StubGenerator(identifier: "image", supportedTypes: ["public.image"], behaviour: .fail))
+        #expect(throws: VignetteError(.limitExceeded, path: "photo.jpg", "file is 20 bytes, over this generator's limit of 10 bytes")) {
+            try registry.thumbnail(for: input(), request: ThumbnailRequest(), allowFallback: false)
+        }
+        #expect(throws: Never.self) { try registry.thumbnail(for: input(), request: ThumbnailRequest()) }
     }
 
     @Test func registeringTheSameIdentifierReplacesTheGenerator() throws {

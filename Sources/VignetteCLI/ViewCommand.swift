@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import VignetteCore
+import VignetteGenerators
+
+/// `vignette view FILE`: one self-contained HTML page previewing any file.
+struct ViewCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "view",
+        abstract: "Write one self-contained HTML page previewing a file of any kind.",
+        discussion: """
+            The page holds the thumbnail (inline, as a data: URL), the preview (a table for \
+            CSV, rendered Markdown, text, an archive listing, or the facts sheet with a hex dump \
+            for files nothing understands) and the file's metadata. It fetches nothing and runs \
+            no script, so it can be mailed or opened anywhere.
+
+            Examples:
+              vignette view attachment.bin                 writes ./attachment.bin.html
+              vignette view report.csv -o /tmp/report.html
+              vignette view notes.md -o - | w3m -T text/html
+            """
+    )
+
+    @Option(name: [.short, .customLong("output")], help: "The page to write, or - for stdout (default: ./NAME.html).")
+    var output: String?
+
+    @Option(name: [.short, .customLong("size")], help: "Thumbnail size in pixels.")
+    var size = 512
+
+    @OptionGroup var registryOptions: RegistryOptions
+
+    @Argument(help: ArgumentHelp("A file of any kind.", valueName: "FILE"))
+    var file: String
+
+    func validate() throws {
+        guard (16...4096).contains(size) else { throw ValidationError("--size must be between 16 and 4096, not \(size)") }
+    }
+
+    func run() throws {
+        let registry = try registryOptions.makeRegistry()
+        let input = try GeneratorInput(path: file, resolver: TypeResolver(catalog: registry.catalog))
+        let page = ViewerPage.render(input, registry: registry, thumbnail: ThumbnailRequest(maxPixelSize: size))
+        let destination = output ?? ((file as NSString).lastPathComponent + ".html")
+        if destination == "-" {
+            FileHandle.standardOutput.write(Data(page.utf8))
+            return
+        }
+        if URL(fileURLWithPath: destination).standardizedFileURL.path == URL(fileURLWithPath: file).standardizedFileURL.path {
+            throw VignetteError(.invalidRequest, path: file, "the page \(destination) would overwrite the file itself")
+        }
+        try AtomicFile.write(Array(page.utf8), to: destination)
+        print("wrote \(destination)")
+    }
+}

@@ -1,0 +1,117 @@
+import ArgumentParser
+import Foundation
+import VignetteCore
+import VignetteGenerators
+
+/// `vignette which FILE`: the type chain, the ranked generators, the one chosen and why.
+struct WhichCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "which",
+        abstract: "Show which generator previews a file, and why the others were passed over.",
+        discussion: """
+            Prints the file's content type and its conformance chain, then for thumbnails and \
+            for text previews the candidate generators in the order they are tried: the most \
+            specific matching type first, then higher priority, then later registration (custom \
+            generators win ties over built-in ones). The candidates are really run, so a \
+            generator that declines or fails says why, and one over its limits says which.
+
+            Examples:
+              vignette which photo.jpg
+              vignette which --json --generators ~/my-generators drawing.palette
+            """
+    )
+
+    @Flag(name: .long, help: "Print a JSON object.")
+    var json = false
+
+    @Option(name: [.short, .customLong("size")], help: "Thumbnail size to try.")
+    var size = 256
+
+    @OptionGroup var registryOptions: RegistryOptions
+
+    @Argument(help: ArgumentHelp("A file of any kind.", valueName: "FILE"))
+    var file: String
+
+    func run() throws {
+        let registry = try registryOptions.makeRegistry()
+        let catalog = registry.catalog
+        let input = try GeneratorInput(path: file, resolver: TypeResolver(catalog: catalog))
+        let chain = catalog.supertypes(of: input.type).map(\.identifier)
+        var sections: [(GeneratorRegistry.Capability, [GeneratorRegistry.Candidate], [GeneratorRegistry.Attempt], String?)] = []
+        for capability in GeneratorRegistry.Capability.allCases {
+            let candidates = registry.candidates(for: input.type, size: input.size, capability: capability)
+            var attempts: [GeneratorRegistry.Attempt] = []
+            var chosen: String? = nil
+            do {
+                switch capability {
+                case .thumbnail:
+                    (_, chosen, attempts) = try registry.thumbnail(for: input, request: ThumbnailRequest(maxPixelSize: size))
+                case .preview:
+                    (_, chosen, attempts) = try registry.preview(for: input, request: PreviewRequest(maxBytes: 16 << 10, maxLines: 200))
+                }
+            } catch {
+                chosen = nil
+            }
+            sections.append((capability, candidates, attempts, chosen))
+        }
+        if json {
+            var object: [String: Any] = [
+                "path": file, "type": input.type.identifier, "description": input.type.localizedDescription,
+                "mime": catalog.preferredMIMEType(of: input.type), "conformsTo": Array(chain.dropFirst()),
+                "evidence": input.resolution.evidence.description,
+            ]
+            for (capability, candidates, attempts, chosen) in sections {
+                object[capability.rawValue] = [
+                    "chosen": chosen as Any,
+                    "candidates": candidates.enumerated().map { rank, c in
+                        [
+                            "rank": rank + 1, "generator": c.generator.identifier, "matchedType": c.matchedType,
+                            "distance": c.distance, "priority": c.generator.priority.description, "origin": c.generator.origin,
+                            "outcome": Self.outcome(of: c, attempts: attempts, chosen: chosen),
+                        ] as [String: Any]
+                    },
+                ] as [String: Any]
+            }
+            print(JSONOutput.string(object))
+            return
+        }
+        var text = "\(file)\n"
+        text += "  type:        \(input.type.identifier) (\(input.type.localizedDescription)), MIME \(catalog.preferredMIMEType(of: input.type))\n"
+        text += "  decided by:  \(input.resolution.evidence)\n"
+        text += "  chain:       \(chain.joined(separator: " → "))\n"
+        for (capability, candidates, attempts, chosen) in sections {
+            text += "\(capability.rawValue): \(chosen.map { "\($0) answers" } ?? "nothing answers")\n"
+            let idWidth = candidates.map(\.generator.identifier.count).max() ?? 0
+            let typeWidth = candidates.map { Self.match($0).count }.max() ?? 0
+            for (rank, c) in candidates.enumerated() {
+                let id = c.generator.identifier.padding(toLength: idWidth, withPad: " ", startingAt: 0)
+                let match = Self.match(c).padding(toLength: typeWidth, withPad: " ", startingAt: 0)
+                let priority = c.generator.priority.description.padding(toLength: 9, withPad: " ", startingAt: 0)
+                text += "  \(rank + 1). \(id)  \(match)  \(priority)  \(Self.outcome(of: c, attempts: attempts, chosen: chosen))\n"
+            }
+        }
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    /// `public.jpeg (exact)` or `public.image (1 step up)`.
+    static func match(_ c: GeneratorRegistry.Candidate) -> String {
+        switch c.distance {
+        case 0: "\(c.matchedType) (exact)"
+        case 1: "\(c.matchedType) (1 step up)"
+        default: "\(c.matchedType) (\(c.distance) steps up)"
+        }
+    }
+
+    /// What happened to a candidate: chosen, declined/failed/skipped with the reason, or not tried.
+    static func outcome(of c: GeneratorRegistry.Candidate, attempts: [GeneratorRegistry.Attempt], chosen: String?) -> String {
+        guard let attempt = attempts.first(where: { $0.generator == c.generator.identifier }) else {
+            return chosen.map { "not tried: \($0) answered first" } ?? "not tried"
+        }
+        switch attempt.outcome {
+        case .succeeded: return "chosen"
+        case .skipped(let why): return "skipped: \(why)"
+        case .declined(let why): return "declined: \(why)"
+        case .failed(let why): return "failed: \(why)"
+        }
+    }
+}
