@@ -34,7 +34,7 @@ struct ExternalLoaderTests {
         #expect(previewer == "com.example.palette.preview")
         #expect(preview.title == "Example colour palette")
         #expect(preview.html.contains(#"<tr><td style="background:#ff5e5b;width:4em"></td><td><code>#ff5e5b</code></td><td>Coral</td></tr>"#))
-        #expect(preview.text.contains("#ff5e5bCoral"))
+        #expect(preview.text == "#ff5e5b  Coral\n#ffb347  Apricot\n#ffe66d  Butter\n#4ecdc4  Lagoon\n#1a535c  Deep sea")
     }
 
     @Test func thumbnailerFilesSplitExecLikeDesktopEntries() throws {

@@ -46,16 +46,32 @@ public struct ExternalPreviewGenerator: PreviewGenerating {
         }
     }
 
-    /// The text of an HTML fragment: tags dropped, the five common entities decoded.
+    /// The text of an HTML fragment: tags dropped (rows, paragraphs and breaks become new
+    /// lines, table cells are spaced), common entities decoded, empty lines dropped.
     static func plainText(ofHTML html: String) -> String {
+        let lineTags: Set<String> = ["br", "p", "/p", "div", "/div", "tr", "/tr", "li", "/li", "table", "/table", "/h1", "/h2", "/h3", "/h4", "/h5", "/h6", "pre", "/pre"]
         var out = ""
-        var inTag = false
+        var tag: String? = nil
         for c in html {
-            if c == "<" { inTag = true } else if c == ">" { inTag = false } else if !inTag { out.append(c) }
+            if var name = tag {
+                if c == ">" {
+                    name = String(name.lowercased().prefix { !" \t\n/".contains($0) || $0 == "/" && name.hasPrefix("/") })
+                    if lineTags.contains(name) { out.append("\n") } else if name == "/td" || name == "/th" { out.append("  ") }
+                    tag = nil
+                } else {
+                    tag = name + String(c)
+                }
+            } else if c == "<" {
+                tag = ""
+            } else {
+                // Source line breaks are only spacing in HTML; the tags above make the lines.
+                out.append(c.isNewline ? " " : c)
+            }
         }
-        for (entity, char) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&amp;", "&")] {
+        for (entity, char) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&nbsp;", " "), ("&amp;", "&")] {
             out = out.replacingOccurrences(of: entity, with: char)
         }
-        return out
+        let lines = out.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        return lines.filter { !$0.isEmpty }.joined(separator: "\n")
     }
 }
