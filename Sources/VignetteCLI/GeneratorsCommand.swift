@@ -51,7 +51,7 @@ struct GeneratorsCommand: ParsableCommand {
             if !limits.isEmpty { text += "  limits: \(limits.joined(separator: ", "))\n" }
         }
         if !loaded.skipped.isEmpty {
-            text += "not loaded (program absent):\n"
+            text += "not loaded:\n"
             for s in loaded.skipped { text += "  \(s.identifier)  from \(s.origin): \(s.reason)\n" }
         }
         FileHandle.standardOutput.write(Data(text.utf8))

@@ -171,9 +171,11 @@ public struct GeneratorManifest: Sendable {
         return n.doubleValue
     }
 
-    /// Foundation's reason for bad JSON, with the line and column when it gives only an offset.
+    /// Foundation's reason for bad JSON, led by the line and column when it gives only an offset.
     static func syntaxMessage(_ error: any Error, data: Data) -> String {
-        let text = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
+        var text = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
+        if text.hasSuffix(".") { text.removeLast() }
+        if let first = text.first { text = first.lowercased() + text.dropFirst() }
         if text.range(of: "line", options: .caseInsensitive) != nil { return text }
         guard let range = text.range(of: #"character [0-9]+"#, options: .regularExpression),
             let offset = Int(text[range].dropFirst("character ".count))
@@ -183,7 +185,7 @@ public struct GeneratorManifest: Sendable {
         for byte in data.prefix(offset) {
             if byte == 0x0A { line += 1; column = 1 } else { column += 1 }
         }
-        return "\(text) (line \(line), column \(column))"
+        return "line \(line), column \(column): \(text)"
     }
 
     static func describe(_ value: Any) -> String {
