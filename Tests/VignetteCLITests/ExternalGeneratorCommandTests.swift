@@ -15,16 +15,19 @@ struct ExternalGeneratorCommandTests {
     @Test(.enabled(if: installed("python3"), "python3 runs the palette sample's generator"))
     func theCustomPaletteTypeWorksInEveryCommand() throws {
         let gens = ["--generators", "Samples/custom"]
-        let type = try CLI.run(["type"] + gens + ["Samples/custom/sunset.palette", "Samples/custom/ocean-misnamed.dat"], currentDirectory: root)
-        #expect(type.stdout == """
-            Samples/custom/sunset.palette: com.example.palette (application/x-example-palette); conforms to public.data, public.content, public.item
-            Samples/custom/ocean-misnamed.dat: com.example.palette (application/x-example-palette); conforms to public.data, public.content, public.item
+        let type = try CLI.run(
+            ["type"] + gens + ["Samples/custom/sunset.palette", "Samples/custom/ocean-misnamed.dat"], currentDirectory: root)
+        #expect(
+            type.stdout == """
+                Samples/custom/sunset.palette: com.example.palette (application/x-example-palette); conforms to public.data, public.content, public.item
+                Samples/custom/ocean-misnamed.dat: com.example.palette (application/x-example-palette); conforms to public.data, public.content, public.item
 
-            """)
+                """)
         #expect(type.stderr == "")
 
         let dir = try CLI.tempDirectory()
-        let thumb = try CLI.run(["thumbnail", "-s", "80"] + gens + ["Samples/custom/ocean-misnamed.dat", "-o", dir + "/ocean.png"], currentDirectory: root)
+        let thumb = try CLI.run(
+            ["thumbnail", "-s", "80"] + gens + ["Samples/custom/ocean-misnamed.dat", "-o", dir + "/ocean.png"], currentDirectory: root)
         #expect(thumb.status == 0)
         #expect(thumb.stderr == "")
         #expect(pngSize(try Data(contentsOf: URL(fileURLWithPath: dir + "/ocean.png"))).map { [$0.0, $0.1] } == [80, 60])
@@ -35,23 +38,28 @@ struct ExternalGeneratorCommandTests {
 
         let which = try CLI.run(["which"] + gens + ["Samples/custom/ocean-misnamed.dat"], currentDirectory: root)
         let lines = which.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.prefix(6) == [
-            "Samples/custom/ocean-misnamed.dat",
-            "  type:        com.example.palette (Example colour palette), MIME application/x-example-palette",
-            "  decided by:  byte signature (priority 70)",
-            "  chain:       com.example.palette → public.data → public.content → public.item",
-            "thumbnail: com.example.palette answers",
-            "  1. com.example.palette  com.example.palette (exact)  preferred  chosen",
-        ])
+        #expect(
+            lines.prefix(6) == [
+                "Samples/custom/ocean-misnamed.dat",
+                "  type:        com.example.palette (Example colour palette), MIME application/x-example-palette",
+                "  decided by:  byte signature (priority 70)",
+                "  chain:       com.example.palette → public.data → public.content → public.item",
+                "thumbnail: com.example.palette answers",
+                "  1. com.example.palette  com.example.palette (exact)  preferred  chosen",
+            ])
         #expect(lines.contains("preview: com.example.palette.preview answers"))
 
         let generators = try CLI.run(["generators"] + gens, currentDirectory: root)
-        #expect(generators.stdout.contains("""
-            com.example.palette  [thumbnail]  priority preferred  from Samples/custom/palette.json
-              types:  com.example.palette
-              limits: files up to 1 MB, 10 s per run
-            """))
-        #expect(generators.stdout.contains("com.example.palette.preview  [preview]  priority standard  from Samples/custom/palette-preview.json"))
+        #expect(
+            generators.stdout.contains(
+                """
+                com.example.palette  [thumbnail]  priority preferred  from Samples/custom/palette.json
+                  types:  com.example.palette
+                  limits: files up to 1 MB, 10 s per run
+                """))
+        #expect(
+            generators.stdout.contains(
+                "com.example.palette.preview  [preview]  priority standard  from Samples/custom/palette-preview.json"))
     }
 
     @Test func vignetteGeneratorsListsFoldersAndBrokenManifestsAreWarningsOnly() throws {
@@ -62,7 +70,10 @@ struct ExternalGeneratorCommandTests {
             .write(toFile: dir + "/cat.json", atomically: true, encoding: .utf8)
         let r = try CLI.run(["generators", "--no-system-thumbnailers"], environment: ["VIGNETTE_GENERATORS": dir], currentDirectory: root)
         #expect(r.status == 0)
-        #expect(r.stderr == "vignette: \(dir)/bad.json: key generator.priority: must be generic, standard, preferred or a whole number from -999 to 999, not \"top\"\n")
+        #expect(
+            r.stderr
+                == "vignette: \(dir)/bad.json: key generator.priority: must be generic, standard, preferred or a whole number from -999 to 999, not \"top\"\n"
+        )
         #expect(r.stdout.contains("cat  [preview]  priority standard  from \(dir)/cat.json\n"))
     }
 
@@ -70,13 +81,17 @@ struct ExternalGeneratorCommandTests {
         let dir = try CLI.tempDirectory()
         try "#!/bin/sh\nsleep 1000\n".write(toFile: dir + "/hang.sh", atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir + "/hang.sh")
-        try #"{ "generator": { "kind": "thumbnail", "types": ["public.data"], "exec": ["./hang.sh", "%i", "%o"], "timeoutSeconds": 1, "priority": "preferred" } }"#
+        try
+            #"{ "generator": { "kind": "thumbnail", "types": ["public.data"], "exec": ["./hang.sh", "%i", "%o"], "timeoutSeconds": 1, "priority": "preferred" } }"#
             .write(toFile: dir + "/hang.json", atomically: true, encoding: .utf8)
         let start = ContinuousClock.now
         let r = try CLI.run(["thumbnail", "--generators", dir, "Samples/unknown.bin", "-o", dir + "/out.png"], currentDirectory: root)
         #expect(ContinuousClock.now - start < .seconds(3), "a 1 s timeout plus the program's own start-up")
         #expect(r.status == 0)
-        #expect(r.stderr == "vignette: Samples/unknown.bin: warning: hang: failed: timed out after 1 s; its process group was killed; drew the generic icon instead\n")
+        #expect(
+            r.stderr
+                == "vignette: Samples/unknown.bin: warning: hang: failed: timed out after 1 s; its process group was killed; drew the generic icon instead\n"
+        )
         #expect(pngSize(try Data(contentsOf: URL(fileURLWithPath: dir + "/out.png"))) != nil)
     }
 
@@ -94,7 +109,8 @@ struct ExternalGeneratorCommandTests {
     func pdfAndSVGThumbnailsComeFromTheShippedGenerators() throws {
         let dir = try CLI.tempDirectory()
         let fixtures = root + "/Tests/VignetteGeneratorsTests/Fixtures/external/"
-        for (file, generator, size) in [("minimal-document.pdf", "pdf", (91, 128)), ("action-unavailable-symbolic.svg", "svg", (128, 128))] {
+        for (file, generator, size) in [("minimal-document.pdf", "pdf", (91, 128)), ("action-unavailable-symbolic.svg", "svg", (128, 128))]
+        {
             let which = try CLI.run(["which", "--no-system-thumbnailers", fixtures + file])
             #expect(which.stdout.contains("thumbnail: \(generator) answers\n"))
             let r = try CLI.run(["thumbnail", "-s", "128", "--no-fallback", fixtures + file, "-o", dir + "/\(file).png"])

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VignetteCore
+
 @testable import VignetteGenerators
 
 @Suite("External generators: discovery and use")
@@ -33,7 +34,8 @@ struct ExternalLoaderTests {
         let (preview, previewer, _) = try result.registry.preview(for: byName, request: PreviewRequest())
         #expect(previewer == "com.example.palette.preview")
         #expect(preview.title == "Example colour palette")
-        #expect(preview.html.contains(#"<tr><td style="background:#ff5e5b;width:4em"></td><td><code>#ff5e5b</code></td><td>Coral</td></tr>"#))
+        #expect(
+            preview.html.contains(#"<tr><td style="background:#ff5e5b;width:4em"></td><td><code>#ff5e5b</code></td><td>Coral</td></tr>"#))
         #expect(preview.text == "#ff5e5b  Coral\n#ffb347  Apricot\n#ffe66d  Butter\n#4ecdc4  Lagoon\n#1a535c  Deep sea")
     }
 
@@ -91,7 +93,8 @@ struct ExternalLoaderTests {
 
     @Test func aThumbnailerForVignetteItselfIsSkippedSoItCannotCallItself() throws {
         let dir = try ExternalScratch()
-        try dir.write("thumbnailers/vignette.thumbnailer", (try String(contentsOfFile: Self.shipped + "/vignette.thumbnailer", encoding: .utf8)))
+        try dir.write(
+            "thumbnailers/vignette.thumbnailer", (try String(contentsOfFile: Self.shipped + "/vignette.thumbnailer", encoding: .utf8)))
         let result = ExternalFixtures.load([], thumbnailers: [dir.path + "/thumbnailers"])
         #expect(result.skipped.map(\.reason) == ["its command runs vignette itself"])
     }
@@ -109,7 +112,8 @@ struct ExternalLoaderTests {
     @Test(.enabled(if: ExternalFixtures.installed("rsvg-convert"), "needs librsvg2-bin"))
     func theShippedSVGGeneratorThumbnailsAnSVG() throws {
         let result = ExternalFixtures.load([Self.shipped])
-        let input = try GeneratorInput(path: ExternalFixtures.path("action-unavailable-symbolic.svg"), resolver: TypeResolver(catalog: result.catalog))
+        let input = try GeneratorInput(
+            path: ExternalFixtures.path("action-unavailable-symbolic.svg"), resolver: TypeResolver(catalog: result.catalog))
         let (thumb, generator, _) = try result.registry.thumbnail(for: input, request: ThumbnailRequest(maxPixelSize: 48))
         #expect(generator == "svg")
         #expect(thumb.bitmap.width == 48 && thumb.bitmap.height == 48)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VignetteCore
+
 @testable import VignetteGenerators
 
 @Suite("External generator runs")
@@ -35,7 +36,9 @@ struct ExternalRunnerTests {
     @Test func theRunnerKillsTheWholeGroupAndKeepsStderrTail() throws {
         let runner = ProcessRunner(timeout: 0.5, stderrLimit: 8)
         let start = ContinuousClock.now
-        let outcome = try runner.run(["/bin/sh", "-c", "echo 0123456789abcdef >&2; trap '' TERM; sleep 1000 & wait"], directory: "/tmp", environment: ["PATH": "/usr/bin:/bin"])
+        let outcome = try runner.run(
+            ["/bin/sh", "-c", "echo 0123456789abcdef >&2; trap '' TERM; sleep 1000 & wait"], directory: "/tmp",
+            environment: ["PATH": "/usr/bin:/bin"])
         #expect(ContinuousClock.now - start < .milliseconds(1500))
         #expect(outcome.timedOut)
         #expect(outcome.signal == SIGKILL)
@@ -45,7 +48,8 @@ struct ExternalRunnerTests {
 
     @Test func stdinIsClosedAndStdoutIsCappedAndStragglersAreKilled() throws {
         let runner = ProcessRunner(timeout: 5, stdoutLimit: 4)
-        let outcome = try runner.run(["/bin/sh", "-c", "cat; printf 'hello world'; sleep 1000 &"], directory: "/tmp", environment: ["PATH": "/usr/bin:/bin"])
+        let outcome = try runner.run(
+            ["/bin/sh", "-c", "cat; printf 'hello world'; sleep 1000 &"], directory: "/tmp", environment: ["PATH": "/usr/bin:/bin"])
         #expect(outcome.exitStatus == 0)
         #expect(outcome.stdout == Array("hell".utf8))
         #expect(outcome.stdoutTruncated)
@@ -60,15 +64,19 @@ struct ExternalRunnerTests {
 
     @Test func anExitStatusFailsWithTheTailOfStderrAndFallsThrough() throws {
         let dir = try ExternalScratch()
-        try dir.thumbnailGenerator("broken", type: "public.data", script: "echo 'starting' >&2\necho 'cannot read input: bad magic' >&2\nexit 1")
+        try dir.thumbnailGenerator(
+            "broken", type: "public.data", script: "echo 'starting' >&2\necho 'cannot read input: bad magic' >&2\nexit 1")
         let (_, generator, attempts) = try thumbnail(dir)
         #expect(generator == "fallback")
-        #expect(attempts.map(\.description).first == "broken: failed: exited with status 1; stderr: starting / cannot read input: bad magic")
+        #expect(
+            attempts.map(\.description).first == "broken: failed: exited with status 1; stderr: starting / cannot read input: bad magic")
     }
 
     @Test func garbageOutputIsRefused() throws {
         let dir = try ExternalScratch()
-        try dir.thumbnailGenerator("garbage", type: "public.data", script: "head -c 1000 /dev/urandom > \"$2\"; printf 'GIF89a' | dd of=\"$2\" conv=notrunc 2>/dev/null")
+        try dir.thumbnailGenerator(
+            "garbage", type: "public.data",
+            script: "head -c 1000 /dev/urandom > \"$2\"; printf 'GIF89a' | dd of=\"$2\" conv=notrunc 2>/dev/null")
         let (_, generator, attempts) = try thumbnail(dir)
         #expect(generator == "fallback")
         #expect(attempts.first?.description == "garbage: failed: its output is not a PNG or JPEG image")
@@ -79,7 +87,8 @@ struct ExternalRunnerTests {
         // Signature, then an IHDR for 50000 × 50000 (0x0000C350), 8-bit RGBA; no image data at all.
         try dir.thumbnailGenerator(
             "huge", type: "public.data",
-            script: #"printf '\211PNG\r\n\032\n\000\000\000\rIHDR\000\000\303\120\000\000\303\120\010\006\000\000\000\000\000\000\000' > "$2""#)
+            script:
+                #"printf '\211PNG\r\n\032\n\000\000\000\rIHDR\000\000\303\120\000\000\303\120\010\006\000\000\000\000\000\000\000' > "$2""#)
         let (_, generator, attempts) = try thumbnail(dir)
         #expect(generator == "fallback")
         #expect(attempts.first?.description == "huge: failed: its output image is 50000 × 50000 pixels, over the limit of 100 MP")
@@ -107,7 +116,8 @@ struct ExternalRunnerTests {
         let dir = try ExternalScratch()
         try dir.write(
             "echo.json",
-            #"{ "generator": { "kind": "text", "types": ["public.data"], "priority": "preferred", "exec": ["/bin/sh", "-c", "basename \"$0\"; cat \"$0\"; echo \"$1\" | sed 's|file://.*/|URI:|'", "%i", "%u"] } }"#)
+            #"{ "generator": { "kind": "text", "types": ["public.data"], "priority": "preferred", "exec": ["/bin/sh", "-c", "basename \"$0\"; cat \"$0\"; echo \"$1\" | sed 's|file://.*/|URI:|'", "%i", "%u"] } }"#
+        )
         let result = ExternalFixtures.load([dir.path])
         let input = GeneratorInput(bytes: Array("payload".utf8), filename: "a b.qqq", resolver: TypeResolver(catalog: result.catalog))
         let (preview, generator, _) = try result.registry.preview(for: input, request: PreviewRequest())

@@ -1,5 +1,6 @@
 import Foundation
 import VignetteCore
+
 @testable import VignetteGenerators
 
 /// A temporary folder for manifests and generator scripts, removed when the test ends.

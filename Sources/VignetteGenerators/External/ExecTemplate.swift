@@ -10,7 +10,7 @@ public struct ExecTemplate: Sendable, Equatable {
     /// The placeholder letters Vignette knows.
     public static let placeholders: [Character] = ["i", "u", "o", "s", "m", "%"]
 
-    /// Checks `arguments`; `problem` receives the index and reason of the first bad argument.
+    /// Checks `arguments`: a plain program name first, and only known placeholders.
     ///
     /// - Throws: `TemplateProblem` naming the argument (index) and what is wrong.
     public init(_ arguments: [String]) throws {

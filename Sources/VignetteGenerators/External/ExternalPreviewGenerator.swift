@@ -42,14 +42,18 @@ public struct ExternalPreviewGenerator: PreviewGenerating {
         case .html:
             return TextPreview(title: title, text: Self.plainText(ofHTML: text), html: text, truncated: cut)
         case .text, .thumbnail:
-            return TextPreview(title: title, text: text, html: "<pre class=\"vignette-text\">" + HTML.escape(text) + "</pre>", truncated: cut)
+            return TextPreview(
+                title: title, text: text, html: "<pre class=\"vignette-text\">" + HTML.escape(text) + "</pre>", truncated: cut)
         }
     }
 
     /// The text of an HTML fragment: tags dropped (rows, paragraphs and breaks become new
     /// lines, table cells are spaced), common entities decoded, empty lines dropped.
     static func plainText(ofHTML html: String) -> String {
-        let lineTags: Set<String> = ["br", "p", "/p", "div", "/div", "tr", "/tr", "li", "/li", "table", "/table", "/h1", "/h2", "/h3", "/h4", "/h5", "/h6", "pre", "/pre"]
+        let lineTags: Set<String> = [
+            "br", "p", "/p", "div", "/div", "tr", "/tr", "li", "/li", "table", "/table", "/h1", "/h2", "/h3", "/h4", "/h5", "/h6", "pre",
+            "/pre",
+        ]
         var out = ""
         var tag: String? = nil
         for c in html {

@@ -138,7 +138,9 @@ public enum GeneratorLoader {
         for manifest in accepted {
             let g = manifest.generator
             if let unknown = g.types.enumerated().first(where: { catalog.type(withIdentifier: $0.element) == nil }) {
-                warnings.append(GeneratorManifest.problem(manifest.path, "generator.types[\(unknown.offset)]", "unknown content type \(unknown.element)"))
+                warnings.append(
+                    GeneratorManifest.problem(
+                        manifest.path, "generator.types[\(unknown.offset)]", "unknown content type \(unknown.element)"))
                 continue
             }
             var types = g.types
@@ -165,7 +167,9 @@ public enum GeneratorLoader {
     static func addTypes(
         of manifests: [GeneratorManifest], to base: TypeCatalog, warnings: inout [VignetteError]
     ) -> (TypeCatalog, [GeneratorManifest]) {
-        let declaring = manifests.filter { !($0.declarations.types + $0.declarations.exportedTypes + $0.declarations.importedTypes).isEmpty }
+        let declaring = manifests.filter {
+            !($0.declarations.types + $0.declarations.exportedTypes + $0.declarations.importedTypes).isEmpty
+        }
         if let all = try? base.adding(files: declaring.map { ($0.path, $0.declarations) }) { return (all, manifests) }
         // Some manifest is at fault: add them one at a time to name it and keep the rest.
         var catalog = base

@@ -102,7 +102,8 @@ public struct GeneratorManifest: Sendable {
         let tryExec = try string(g, "tryExec", path).map { resolve($0, against: path) }
         let timeout = try number(g, "timeoutSeconds", path) ?? ExternalGeneratorSpec.defaultTimeout
         guard timeout > 0, timeout <= ExternalGeneratorSpec.maxTimeout else {
-            throw problem(path, "generator.timeoutSeconds", "must be more than 0 and at most \(Int(ExternalGeneratorSpec.maxTimeout)) seconds")
+            throw problem(
+                path, "generator.timeoutSeconds", "must be more than 0 and at most \(Int(ExternalGeneratorSpec.maxTimeout)) seconds")
         }
         let maxBytes = try number(g, "maxFileBytes", path)
         if let maxBytes, maxBytes < 1 || maxBytes > Double(Int64.max / 2) || maxBytes.rounded() != maxBytes {
@@ -122,7 +123,8 @@ public struct GeneratorManifest: Sendable {
         guard let list = try strings(g, "exec", path) else { throw problem(path, "generator.exec", "must be a list of strings") }
         let template: ExecTemplate
         do {
-            template = try ExecTemplate(list.enumerated().map { $0.offset == 0 || $0.element.hasPrefix(".") ? resolve($0.element, against: path) : $0.element })
+            template = try ExecTemplate(
+                list.enumerated().map { $0.offset == 0 || $0.element.hasPrefix(".") ? resolve($0.element, against: path) : $0.element })
         } catch let p as ExecTemplate.TemplateProblem {
             throw problem(path, "generator.exec" + (p.index.map { "[\($0)]" } ?? ""), p.reason)
         }
@@ -139,7 +141,8 @@ public struct GeneratorManifest: Sendable {
         if !(value is String), let n = value as? NSNumber, n.doubleValue.rounded() == n.doubleValue, abs(n.doubleValue) <= 999 {
             return GeneratorPriority(rawValue: n.intValue)
         }
-        throw problem(path, "generator.priority", "must be generic, standard, preferred or a whole number from -999 to 999, not \(describe(value))")
+        throw problem(
+            path, "generator.priority", "must be generic, standard, preferred or a whole number from -999 to 999, not \(describe(value))")
     }
 
     /// `./x` and `../x` (and a program path with a `/`) are relative to the manifest's folder.
@@ -158,16 +161,22 @@ public struct GeneratorManifest: Sendable {
 
     static func strings(_ g: [String: Any], _ key: String, _ path: String) throws -> [String]? {
         guard let value = g[key] else { return nil }
-        guard let list = value as? [Any] else { throw problem(path, "generator.\(key)", "must be a list of strings, not \(describe(value))") }
+        guard let list = value as? [Any] else {
+            throw problem(path, "generator.\(key)", "must be a list of strings, not \(describe(value))")
+        }
         return try list.enumerated().map { index, item in
-            guard let text = item as? String else { throw problem(path, "generator.\(key)[\(index)]", "must be a string, not \(describe(item))") }
+            guard let text = item as? String else {
+                throw problem(path, "generator.\(key)[\(index)]", "must be a string, not \(describe(item))")
+            }
             return text
         }
     }
 
     static func number(_ g: [String: Any], _ key: String, _ path: String) throws -> Double? {
         guard let value = g[key] else { return nil }
-        guard !(value is String), let n = value as? NSNumber else { throw problem(path, "generator.\(key)", "must be a number, not \(describe(value))") }
+        guard !(value is String), let n = value as? NSNumber else {
+            throw problem(path, "generator.\(key)", "must be a number, not \(describe(value))")
+        }
         return n.doubleValue
     }
 

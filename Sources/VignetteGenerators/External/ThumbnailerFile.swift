@@ -75,7 +75,9 @@ public struct ThumbnailerFile: Sendable, Equatable {
         guard exec.takesInput, exec.writesOutputFile else {
             throw problem(path, "key Exec: must contain an input code (%i or %u) and %o")
         }
-        let mimeTypes = (keys["MimeType"] ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let mimeTypes = (keys["MimeType"] ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+            !$0.isEmpty
+        }
         guard !mimeTypes.isEmpty else { throw problem(path, "key MimeType: missing or empty") }
         let tryExec = keys["TryExec"].flatMap { $0.isEmpty ? nil : $0 }
         return ThumbnailerFile(path: path, tryExec: tryExec, exec: exec, mimeTypes: mimeTypes)
