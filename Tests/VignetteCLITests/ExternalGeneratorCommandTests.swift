@@ -79,8 +79,12 @@ struct ExternalGeneratorCommandTests {
 
     @Test func aHungGeneratorIsKilledAtItsTimeoutAndTheIconAnswers() throws {
         let dir = try CLI.tempDirectory()
-        try "#!/bin/sh\nsleep 1000\n".write(toFile: dir + "/hang.sh", atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir + "/hang.sh")
+        // Close-on-exec: another test's child must not inherit the script open for writing ("text file busy").
+        let fd = open(dir + "/hang.sh", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        #expect(fd >= 0)
+        let script = Array("#!/bin/sh\nsleep 1000\n".utf8)
+        #expect(script.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == script.count)
+        close(fd)
         try
             #"{ "generator": { "kind": "thumbnail", "types": ["public.data"], "exec": ["./hang.sh", "%i", "%o"], "timeoutSeconds": 1, "priority": "preferred" } }"#
             .write(toFile: dir + "/hang.json", atomically: true, encoding: .utf8)

@@ -15,13 +15,24 @@ final class ExternalScratch {
     deinit { try? FileManager.default.removeItem(atPath: path) }
 
     /// Writes `text` to `name` in the folder and returns its path.
+    ///
+    /// The file is opened close-on-exec: tests run in parallel, and a script still open for
+    /// writing in a command another test starts would make its own exec fail ("text file busy").
     @discardableResult
     func write(_ name: String, _ text: String, executable: Bool = false) throws -> String {
         let file = path + "/" + name
         try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try text.write(toFile: file, atomically: true, encoding: .utf8)
-        if executable { try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file) }
+        try Self.writeCloseOnExec(Array(text.utf8), to: file, mode: executable ? 0o755 : 0o644)
         return file
+    }
+
+    static func writeCloseOnExec(_ bytes: [UInt8], to file: String, mode: mode_t) throws {
+        let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw CocoaError(.fileWriteUnknown) }
+        defer { close(fd) }
+        let written = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
+        guard written == bytes.count else { throw CocoaError(.fileWriteUnknown) }
+        _ = fchmod(fd, mode)
     }
 
     /// A thumbnail manifest `NAME.json` for `type` running `script` (a POSIX sh body, argv: input output size).

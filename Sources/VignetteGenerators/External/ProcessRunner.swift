@@ -58,10 +58,18 @@ public struct ProcessRunner: Sendable {
             throw error
         }
         var pid: Int32 = 0
-        let rc = Self.withCStrings(arguments) { argv in
-            Self.withCStrings(environment.map { "\($0.key)=\($0.value)" }.sorted()) { envp in
-                vgn_spawn(argv, envp, directory, outPipe.write, errPipe.write, &pid)
+        var rc: Int32 = 0
+        for attempt in 0..<5 {
+            rc = Self.withCStrings(arguments) { argv in
+                Self.withCStrings(environment.map { "\($0.key)=\($0.value)" }.sorted()) { envp in
+                    vgn_spawn(argv, envp, directory, outPipe.write, errPipe.write, &pid)
+                }
             }
+            // A script just written may still be open for writing in a child another thread is
+            // starting (the fd is inherited until its exec): the kernel says "text file busy"
+            // for a moment. Retry briefly, as Go's os/exec users do.
+            guard rc == ETXTBSY else { break }
+            usleep(useconds_t(10_000 * (attempt + 1)))
         }
         close(outPipe.write)
         close(errPipe.write)
