@@ -125,4 +125,23 @@ struct ExternalRunnerTests {
         #expect(preview.text == "input.qqq\npayloadURI:input.qqq\n")
         #expect(preview.html == "<pre class=\"vignette-text\">input.qqq\npayloadURI:input.qqq\n</pre>")
     }
+
+    @Test func fileURIsAreEscapedLikeGLib() {
+        #expect(FileURI.string(forPath: "/home/me/a b#c%;é/(x)+y=z@~.png") == "file:///home/me/a%20b%23c%25%3B%C3%A9/(x)+y=z@~.png")
+    }
+
+    @Test func aTextCommandMayWriteItsOutputFileAndIsCutAtTheRequestLimit() throws {
+        let dir = try ExternalScratch()
+        try dir.write(
+            "lines.json",
+            #"{ "generator": { "kind": "text", "types": ["public.data"], "priority": "preferred", "exec": ["/bin/sh", "-c", "printf 'mime=%%s\\n' \"$1\" > \"$0\"; seq 1 5000 >> \"$0\"", "%o", "%m", "%i"] } }"#
+        )
+        let result = ExternalFixtures.load([dir.path])
+        #expect(result.warnings.isEmpty, "\(result.warnings)")
+        let input = GeneratorInput(bytes: [0, 1, 2], filename: "x.bin", resolver: TypeResolver(catalog: result.catalog))
+        let (preview, generator, _) = try result.registry.preview(for: input, request: PreviewRequest(maxBytes: 1 << 20, maxLines: 3))
+        #expect(generator == "lines")
+        #expect(preview.text == "mime=application/octet-stream\n1\n2")
+        #expect(preview.truncated)
+    }
 }
