@@ -136,4 +136,29 @@ struct ExternalGeneratorCommandTests {
         #expect(r.status == 0, "\(r.stderr)")
         #expect(pngSize(try Data(contentsOf: URL(fileURLWithPath: dir + "/gnome.png"))).map { [$0.0, $0.1] } == [128, 80])
     }
+
+    @Test func interruptingVignetteKillsTheGeneratorItIsRunning() throws {
+        let dir = try CLI.tempDirectory()
+        let fd = open(dir + "/hang.sh", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        let script = Array("#!/bin/sh\necho $$ > '\(dir)/pid.tmp'\nmv '\(dir)/pid.tmp' '\(dir)/pid'\nsleep 1000\n".utf8)
+        #expect(script.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == script.count)
+        close(fd)
+        try
+            #"{ "generator": { "kind": "thumbnail", "types": ["public.data"], "exec": ["./hang.sh", "%i", "%o"], "timeoutSeconds": 60, "priority": "preferred" } }"#
+            .write(toFile: dir + "/hang.json", atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.binary)
+        process.arguments = ["thumbnail", "--generators", dir, root + "/Samples/unknown.bin", "-o", dir + "/out.png"]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait (bounded) until the generator has started and written its pid.
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !FileManager.default.fileExists(atPath: dir + "/pid"), ContinuousClock.now < deadline { usleep(20_000) }
+        let pid = try #require(Int32(String(contentsOfFile: dir + "/pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(kill(-pid, 0) == 0)
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        #expect(kill(-pid, 0) == -1 && errno == ESRCH, "the generator's process group outlived vignette")
+    }
 }

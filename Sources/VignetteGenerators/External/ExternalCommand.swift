@@ -9,6 +9,9 @@ struct ExternalCommand {
     let spec: ExternalGeneratorSpec
     let catalog: TypeCatalog
 
+    /// Private folders of runs in progress (removed by `ProcessRunner.killRunningCommands`).
+    static let liveDirectories = LiveSet<String>()
+
     /// Most bytes read from an output file or stdout of a thumbnail command.
     static let maxImageOutputBytes = 64 << 20
 
@@ -17,7 +20,11 @@ struct ExternalCommand {
     /// - Throws: `VignetteError` with a reason such as "exited with status 1; stderr: …".
     func run(_ input: GeneratorInput, size: Int, outputName: String, outputLimit: Int) throws -> (bytes: [UInt8], truncated: Bool) {
         let dir = try Self.makePrivateDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        Self.liveDirectories.insert(dir)
+        defer {
+            try? FileManager.default.removeItem(atPath: dir)
+            Self.liveDirectories.remove(dir)
+        }
         let inputPath = try place(input, in: dir)
         let outputPath = dir + "/" + outputName
         let values: [Character: String] = [

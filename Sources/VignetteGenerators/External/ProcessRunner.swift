@@ -78,6 +78,8 @@ public struct ProcessRunner: Sendable {
             let why = rc == ENOENT ? "program not found" : String(cString: strerror(rc)).lowercased()
             throw VignetteError(.io, "cannot run \(program): \(why)")
         }
+        Self.running.insert(pid)
+        defer { Self.running.remove(pid) }
         var capture = OutputCapture(outFD: outPipe.read, errFD: errPipe.read, stdoutLimit: stdoutLimit, stderrLimit: stderrLimit)
         defer { capture.closeAll() }
 
@@ -100,9 +102,15 @@ public struct ProcessRunner: Sendable {
         // group id, cannot be reused yet, so killing the group reaches only its own members.
         kill(-pid, SIGKILL)
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        var waited: Int32
+        repeat { waited = waitpid(pid, &status, 0) } while waited < 0 && errno == EINTR
+        let waitError = waited < 0 ? errno : 0
         Self.reapGroup(pid)
         capture.drain(until: ContinuousClock.now + .milliseconds(200))
+        if waitError != 0 {
+            // Someone else reaped it: its status is unknown, so do not call the run a success.
+            throw VignetteError(.io, "lost track of \(program): \(String(cString: strerror(waitError)).lowercased())")
+        }
 
         let exited = (status & 0x7f) == 0
         return Outcome(
@@ -112,6 +120,18 @@ public struct ProcessRunner: Sendable {
             stdout: capture.stdout, stdoutTruncated: capture.stdoutTruncated,
             stderr: capture.stderr, processGroup: pid)
     }
+
+    /// Kills the process group of every command running now (for a program that is being
+    /// interrupted: the commands sit in their own groups, so the terminal's Ctrl-C misses them).
+    /// Their private folders are removed too, and the groups waited for (at most a second each).
+    public static func killRunningCommands() {
+        let groups = running.snapshot()
+        for pgid in groups { kill(-pgid, SIGKILL) }
+        for pgid in groups { reapGroup(pgid) }
+        for dir in ExternalCommand.liveDirectories.snapshot() { try? FileManager.default.removeItem(atPath: dir) }
+    }
+
+    private static let running = LiveSet<Int32>()
 
     /// Set once per process: orphaned grandchildren of a command become ours to wait for.
     private static let becomeReaperOnce: Void = { _ = vgn_become_subreaper() }()
@@ -160,5 +180,29 @@ public struct ProcessRunner: Sendable {
         pointers.append(nil)
         defer { for p in pointers { free(p) } }
         return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+}
+
+/// Things alive now (process groups, private folders), for cleanup on interruption.
+final class LiveSet<Element: Hashable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: Set<Element> = []
+
+    func insert(_ item: Element) {
+        lock.lock()
+        items.insert(item)
+        lock.unlock()
+    }
+
+    func remove(_ item: Element) {
+        lock.lock()
+        items.remove(item)
+        lock.unlock()
+    }
+
+    func snapshot() -> [Element] {
+        lock.lock()
+        defer { lock.unlock() }
+        return Array(items)
     }
 }
