@@ -1,4 +1,5 @@
 /* Umbrella header of the C shim: everything Swift may call. */
 #include "vgn_codecs.h"
+#include "vgn_inflate.h"
 #include "vgn_jpeg_dc.h"
 #include "vgn_process.h"
