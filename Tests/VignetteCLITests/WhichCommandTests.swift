@@ -6,7 +6,7 @@ struct WhichCommandTests {
     let root = CLI.packageRoot
 
     @Test func aFileOverAGeneratorsLimitSkipsItAndWhichSaysWhy() throws {
-        let r = try CLI.run(["which", "--max-file-megabytes", "0.01", "Samples/photo.jpg"], currentDirectory: root)
+        let r = try CLI.run(["which", "--no-system-thumbnailers", "--max-file-megabytes", "0.01", "Samples/photo.jpg"], currentDirectory: root)
         #expect(r.status == 0)
         let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines.prefix(6) == [

@@ -3,3 +3,4 @@
 #include "vgn_jpeg_dc.h"
 #include "vgn_inflate.h"
 #include "vgn_text.h"
+#include "vgn_process.h"
