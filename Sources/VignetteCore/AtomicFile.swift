@@ -14,9 +14,11 @@ public enum AtomicFile {
         let dir = url.deletingLastPathComponent().path
         let name = url.lastPathComponent
         var template = Array("\(dir)/.\(name).tmp-XXXXXX".utf8CString)
-        // Close-on-exec: generator commands spawned meanwhile on other threads must not inherit it.
-        let fd = template.withUnsafeMutableBufferPointer { mkostemp($0.baseAddress!, O_CLOEXEC) }
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         if fd < 0 { throw VignetteError.fromErrno(errno, path: path) }
+        // Close-on-exec: generator commands spawned meanwhile on other threads must not inherit
+        // it (mkostemp is not visible from Swift's Glibc module).
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         let tempPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var ok = false
         defer {
