@@ -4,8 +4,9 @@
 #   scripts/install.sh PREFIX            e.g. /usr/local or /opt/vignette
 #   STATIC_STDLIB=1 scripts/install.sh   link the Swift runtime statically (the Docker image does)
 #
-# Layout: PREFIX/bin/vignette and PREFIX/share/vignette/ (type declarations, shipped
-# generators). The binary finds its data at ../share/vignette relative to itself.
+# Layout: PREFIX/bin/vignette, PREFIX/share/vignette/ (type declarations, shipped
+# generators) and PREFIX/share/thumbnailers/vignette.thumbnailer (for desktops).
+# The binary finds its data at ../share/vignette relative to itself.
 # `make install` and the Dockerfile both run this script, so its steps are exercised here.
 set -euo pipefail
 prefix=${1:?usage: scripts/install.sh PREFIX}
@@ -18,5 +19,11 @@ bin=$(swift build "${flags[@]}" --show-bin-path)
 install -d "$prefix/bin" "$prefix/share/vignette"
 install -m 0755 "$bin/vignette" "$prefix/bin/vignette"
 install -m 0644 Sources/VignetteCore/Resources/UniformTypes.json "$prefix/share/vignette/UniformTypes.json"
-if [[ -d Generators ]]; then cp -R Generators "$prefix/share/vignette/"; fi
+if [[ -d Generators ]]; then
+  rm -rf "$prefix/share/vignette/Generators"
+  cp -R Generators "$prefix/share/vignette/"
+  # Desktops (GNOME, Xfce) look for thumbnailers in $XDG_DATA_DIRS/thumbnailers.
+  install -d "$prefix/share/thumbnailers"
+  install -m 0644 Generators/vignette.thumbnailer "$prefix/share/thumbnailers/vignette.thumbnailer"
+fi
 echo "installed $prefix/bin/vignette"

@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
 import VignetteCore
+import VignetteGenerators
 
-/// Options that choose which type declarations are known.
+/// Options that choose which type declarations (and generator manifests, which may declare types) are known.
 struct CatalogOptions: ParsableArguments {
     @Option(
         name: .customLong("types"),
@@ -11,12 +12,35 @@ struct CatalogOptions: ParsableArguments {
             valueName: "FILE"))
     var typeFiles: [String] = []
 
+    @Option(
+        name: .customLong("generators"),
+        help: ArgumentHelp(
+            "A folder of generator manifests (*.json, see Generators/README.md), after the shipped ones and $XDG_DATA_HOME/vignette/generators; may be repeated. $VIGNETTE_GENERATORS lists more (colon-separated).",
+            valueName: "DIR"))
+    var generatorDirectories: [String] = []
+
     /// The built-in catalog plus custom declarations from `--types` and `$VIGNETTE_TYPES` (colon-separated).
-    func catalog() throws -> TypeCatalog {
+    func declaredCatalog() throws -> TypeCatalog {
         var files = typeFiles
         if let env = ProcessInfo.processInfo.environment["VIGNETTE_TYPES"], !env.isEmpty {
             files = env.split(separator: ":").map(String.init) + files
         }
         return try TypeCatalog.builtIn.adding(declarationFiles: files)
+    }
+
+    /// Built-ins, `--types` files and the manifests' generators, with problems reported on stderr.
+    func load(systemThumbnailers: Bool, options: BuiltInGenerators.Options = .init()) throws -> GeneratorLoader.Result {
+        let configuration = GeneratorLoader.Configuration.standard(
+            baseCatalog: try declaredCatalog(), builtInOptions: options, extra: generatorDirectories,
+            systemThumbnailers: systemThumbnailers)
+        let result = GeneratorLoader.load(configuration)
+        // A broken manifest never stops the command: say what is wrong and go on without it.
+        for warning in result.warnings { Diagnostics.report(warning) }
+        return result
+    }
+
+    /// The catalog commands resolve types with: declarations plus the types generator manifests declare.
+    func catalog() throws -> TypeCatalog {
+        try load(systemThumbnailers: false).catalog
     }
 }

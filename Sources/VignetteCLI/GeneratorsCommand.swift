@@ -25,7 +25,8 @@ struct GeneratorsCommand: ParsableCommand {
     @OptionGroup var registryOptions: RegistryOptions
 
     func run() throws {
-        let registry = try registryOptions.makeRegistry()
+        let loaded = try registryOptions.load()
+        let registry = loaded.registry
         // Most preferred first, as a reader scanning for "who handles X" expects.
         let generators = registry.generators.reversed().sorted { $0.priority > $1.priority }
         if json {
@@ -48,6 +49,10 @@ struct GeneratorsCommand: ParsableCommand {
             if let max = g.limits.maxFileBytes { limits.append("files up to \(ByteCount.text(max))") }
             if let t = g.limits.timeoutSeconds { limits.append("\(t.formatted()) s per run") }
             if !limits.isEmpty { text += "  limits: \(limits.joined(separator: ", "))\n" }
+        }
+        if !loaded.skipped.isEmpty {
+            text += "not loaded:\n"
+            for s in loaded.skipped { text += "  \(s.identifier)  from \(s.origin): \(s.reason)\n" }
         }
         FileHandle.standardOutput.write(Data(text.utf8))
     }

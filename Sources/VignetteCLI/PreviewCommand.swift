@@ -57,13 +57,15 @@ struct PreviewCommand: ParsableCommand {
         let out = OutputBuffer()
         var failed = false
         var objects: [[String: Any]] = []
-        for (index, path) in files.enumerated() {
+        var printed = 0
+        for path in files {
             do {
                 let input = try GeneratorInput(path: path, resolver: resolver)
                 let (preview, generator, attempts) = try registry.preview(for: input, request: request, allowFallback: !noFallback)
                 switch format {
                 case .text:
-                    if files.count > 1 { out.write((index > 0 ? "\n" : "") + "==> \(path) <==\n") }
+                    if files.count > 1 { out.write((printed > 0 ? "\n" : "") + "==> \(path) <==\n") }
+                    printed += 1
                     out.write(preview.text)
                     if !preview.text.hasSuffix("\n") { out.write("\n") }
                 case .html:

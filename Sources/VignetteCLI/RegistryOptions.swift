@@ -14,6 +14,9 @@ struct RegistryOptions: ParsableArguments {
     @Option(name: .long, help: "Refuse input files larger than this many megabytes (image decoding).")
     var maxFileMegabytes: Double = 512
 
+    @Flag(name: .long, help: "Ignore freedesktop .thumbnailer files ($XDG_DATA_HOME/thumbnailers, $XDG_DATA_DIRS/thumbnailers).")
+    var noSystemThumbnailers = false
+
     func validate() throws {
         guard maxMegapixels > 0, maxFileMegabytes > 0 else { throw ValidationError("--max-megapixels and --max-file-megabytes must be positive") }
     }
@@ -23,9 +26,14 @@ struct RegistryOptions: ParsableArguments {
         ImageLimits(maxPixels: Int(maxMegapixels * 1_000_000), maxFileBytes: Int(maxFileMegabytes * 1_000_000))
     }
 
-    /// The catalog and a registry holding the built-in generators (and, later, external ones).
+    /// The catalog and a registry holding the built-in generators, then the external ones
+    /// (system thumbnailers, shipped and user manifests); manifest problems go to stderr.
     func makeRegistry() throws -> GeneratorRegistry {
-        let catalog = try catalogOptions.catalog()
-        return BuiltInGenerators.makeRegistry(catalog: catalog, options: .init(imageLimits: imageLimits))
+        try load().registry
+    }
+
+    /// Everything loading found: catalog, registry, and the generators left out because their program is absent.
+    func load() throws -> GeneratorLoader.Result {
+        try catalogOptions.load(systemThumbnailers: !noSystemThumbnailers, options: .init(imageLimits: imageLimits))
     }
 }

@@ -106,9 +106,10 @@ struct ThumbnailCommand: ParsableCommand {
             do {
                 guard let destination = destinations[index] else { return }
                 let file = try GeneratorInput(path: input, resolver: resolver)
-                let (image, _, attempts) = try registry.thumbnail(for: file, request: request, allowFallback: !noFallback)
+                let (generated, _, attempts) = try registry.thumbnail(for: file, request: request, allowFallback: !noFallback)
+                let image = ThumbnailIcon.apply(generated, input: file, catalog: registry.catalog, request: request)
                 for warning in image.warnings { Diagnostics.warn(path: input, warning) }
-                if image.isIcon, let problem = attempts.first(where: \.isProblem) {
+                if generated.isIcon, let problem = attempts.first(where: \.isProblem) {
                     Diagnostics.warn(path: input, "\(problem); drew the generic icon instead")
                 }
                 let bytes = format == .png

@@ -38,6 +38,7 @@ enum VignetteVersion {
 @main
 enum Main {
     static func main() {
+        InterruptCleanup.install()
         do {
             var command = try VignetteCommand.parseAsRoot()
             try command.run()

@@ -21,6 +21,9 @@ public enum AtomicFile {
         var template = Array("\(dir)/.\(name).tmp-\(tag)XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         if fd < 0 { throw VignetteError.fromErrno(errno, path: path) }
+        // Close-on-exec: generator commands spawned meanwhile on other threads must not inherit
+        // it (mkostemp is not visible from Swift's Glibc module).
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         let tempPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var ok = false
         defer {

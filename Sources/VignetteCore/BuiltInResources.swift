@@ -1,6 +1,6 @@
 public import Foundation
 
-/// Finds files shipped with Vignette (type declarations), wherever it is installed.
+/// Finds files shipped with Vignette (type declarations, generators), wherever it is installed.
 ///
 /// Looked for, in order: `$VIGNETTE_DATA_DIR`; `../share/vignette/` beside the executable
 /// (an installed layout); the SwiftPM resource bundle beside the executable or in the build tree.
@@ -21,6 +21,28 @@ public enum BuiltInResources {
             return (data, url.path)
         }
         throw VignetteError(.notFound, path: name, "shipped resource not found (set VIGNETTE_DATA_DIR to the folder holding it)")
+    }
+
+    /// A shipped folder (`Generators`): in the data directories above, else, when running from
+    /// a build tree (`swift run`, tests), in the package checkout that holds the executable.
+    public static func directory(named name: String) -> String? {
+        var isDir: ObjCBool = false
+        for dir in searchDirectories() {
+            let path = URL(fileURLWithPath: dir + "/" + name).standardizedFileURL.path
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue { return path }
+        }
+        // .build/<triple>/debug/vignette: the checkout is a few levels up, beside Package.swift.
+        var url = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<5 {
+            let candidate = url.appendingPathComponent(name).path
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path),
+                FileManager.default.fileExists(atPath: candidate, isDirectory: &isDir), isDir.boolValue
+            {
+                return candidate
+            }
+            url = url.deletingLastPathComponent()
+        }
+        return nil
     }
 
     static func searchDirectories() -> [String] {

@@ -16,12 +16,26 @@ public struct ZipDirectory: Sendable {
         public let method: UInt16
         /// Offset of the entry's local header from the start of the file.
         public let localHeaderOffset: UInt64
+        /// CRC-32 of the uncompressed data.
+        public var crc32: UInt32 = 0
+        /// General-purpose flags (bit 0: encrypted; bit 11: UTF-8 name).
+        public var flags: UInt16 = 0
+
+        /// Whether the entry is encrypted (flag bit 0).
+        public var isEncrypted: Bool { flags & 1 != 0 }
+        /// Whether the entry names a directory (its name ends with `/`).
+        public var isDirectory: Bool { name.hasSuffix("/") }
     }
 
     /// The entries, in directory order (at most `maxEntries`).
     public let entries: [Entry]
     /// Bytes before the archive proper (0 for an ordinary zip).
     public let prefixLength: UInt64
+    /// How many entries the end record declares (more than `entries.count` when the caps cut the directory).
+    public let declaredEntryCount: UInt64
+
+    /// Whether the caps (`maxEntries`, `maxDirectoryBytes`) left entries unread.
+    public var isPartial: Bool { UInt64(entries.count) < declaredEntryCount }
 
     /// How many entries are read at most.
     public static let maxEntries = 20_000
@@ -63,15 +77,19 @@ public struct ZipDirectory: Sendable {
             cdOffset = ZipDirectory.u64(record, record.startIndex + 48)
             directoryEnd = recordOffset
         }
-        guard cdSize <= UInt64(directoryEnd), cdSize <= UInt64(ZipDirectory.maxDirectoryBytes) else { return nil }
+        guard cdSize <= UInt64(directoryEnd) else { return nil }
         let cdStart = directoryEnd - Int(cdSize)
         let prefix = UInt64(cdStart) >= cdOffset ? UInt64(cdStart) - cdOffset : 0
-        guard let directory = sample.bytes(at: cdStart, count: Int(cdSize)) else { return nil }
+        // A huge directory is read only up to the cap: the entries that fit are listed (isPartial).
+        let readable = min(Int(cdSize), ZipDirectory.maxDirectoryBytes)
+        guard let directory = sample.bytes(at: cdStart, count: readable) else { return nil }
         var entries: [Entry] = []
         var p = directory.startIndex
-        while p + 46 <= directory.endIndex, entries.count < min(Int(count), ZipDirectory.maxEntries) {
+        while p + 46 <= directory.endIndex, entries.count < min(Int(clamping: count), ZipDirectory.maxEntries) {
             guard ZipDirectory.u32(directory, p) == 0x0201_4B50 else { break }
+            let flags = ZipDirectory.u16(directory, p + 8)
             let method = ZipDirectory.u16(directory, p + 10)
+            let crc = ZipDirectory.u32(directory, p + 16)
             var compressed = UInt64(ZipDirectory.u32(directory, p + 20))
             var uncompressed = UInt64(ZipDirectory.u32(directory, p + 24))
             let nameLength = Int(ZipDirectory.u16(directory, p + 28))
@@ -79,7 +97,7 @@ public struct ZipDirectory: Sendable {
             let commentLength = Int(ZipDirectory.u16(directory, p + 32))
             var local = UInt64(ZipDirectory.u32(directory, p + 42))
             guard p + 46 + nameLength + extraLength + commentLength <= directory.endIndex else { break }
-            let name = String(decoding: directory[(p + 46)..<(p + 46 + nameLength)], as: UTF8.self)
+            let name = ZipDirectory.decodeName(directory[(p + 46)..<(p + 46 + nameLength)], flags: flags)
             // zip64 extra field carries the real sizes/offset for fields set to 0xFFFFFFFF.
             var e = p + 46 + nameLength
             let extraEnd = e + extraLength
@@ -96,12 +114,13 @@ public struct ZipDirectory: Sendable {
             }
             entries.append(
                 Entry(name: name, compressedSize: compressed, uncompressedSize: uncompressed, method: method,
-                    localHeaderOffset: local + prefix))
+                    localHeaderOffset: local.addingReportingOverflow(prefix).overflow ? .max : local + prefix, crc32: crc, flags: flags))
             p += 46 + nameLength + extraLength + commentLength
         }
         guard !entries.isEmpty || count == 0 else { return nil }
         self.entries = entries
         self.prefixLength = prefix
+        self.declaredEntryCount = max(count, UInt64(entries.count))
     }
 
     /// The contents of a small stored (uncompressed) entry, such as ODF's `mimetype`.

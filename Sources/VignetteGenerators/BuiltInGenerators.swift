@@ -7,10 +7,13 @@ public enum BuiltInGenerators {
     public struct Options: Sendable {
         /// Caps for image decoding.
         public var imageLimits: ImageLimits
+        /// Caps on the work of archive listings.
+        public var archiveLimits: ArchiveLimits
 
         /// Creates options; the defaults are the standard limits.
-        public init(imageLimits: ImageLimits = .standard) {
+        public init(imageLimits: ImageLimits = .standard, archiveLimits: ArchiveLimits = .standard) {
             self.imageLimits = imageLimits
+            self.archiveLimits = archiveLimits
         }
     }
 
@@ -19,6 +22,13 @@ public enum BuiltInGenerators {
         let catalog = registry.catalog
         registry.register(FallbackGenerator(catalog: catalog))
         registry.register(ImageGenerator(catalog: catalog, limits: options.imageLimits))
+        registry.register(ZipListingGenerator(limits: options.archiveLimits))
+        registry.register(TarListingGenerator(catalog: catalog, limits: options.archiveLimits))
+        registry.register(OpenDocumentThumbnailGenerator(catalog: catalog, limits: options.imageLimits))
+        registry.register(OfficeOpenXMLThumbnailGenerator(catalog: catalog, limits: options.imageLimits))
+        registry.register(EPUBCoverGenerator(catalog: catalog, limits: options.imageLimits))
+        registry.register(TextThumbnailGenerator(catalog: catalog))
+        registry.register(FontGenerator())
     }
 
     /// A registry over `catalog` holding the built-in generators.

@@ -31,7 +31,11 @@ public final class Downscaler {
     var midRowsDone = 0
 
     /// Creates a downscaler for `channels`-byte pixels (1 gray, 3 RGB, 4 RGBA straight alpha).
-    public init(inWidth: Int, inHeight: Int, channels: Int, outWidth: Int, outHeight: Int) {
+    ///
+    /// `extent` is the true size of the picture in input pixels when it is smaller than the
+    /// input (a JPEG scaled by 1/4 whose height was not a multiple of 4 has a last row that is
+    /// only partly picture): the scale comes from it, so the thumbnail is not shifted.
+    public init(inWidth: Int, inHeight: Int, channels: Int, outWidth: Int, outHeight: Int, extent: (width: Double, height: Double)? = nil) {
         precondition([1, 3, 4].contains(channels), "channels must be 1, 3 or 4")
         precondition(inWidth > 0 && inHeight > 0 && outWidth > 0 && outHeight > 0, "sizes must be positive")
         self.inWidth = inWidth
@@ -45,10 +49,12 @@ public final class Downscaler {
         midWidth = (inWidth + boxX - 1) / boxX
         midHeight = (inHeight + boxY - 1) / boxY
         // Scales from the true geometry: a partial last box must not stretch the whole row.
-        hKernel = midWidth == outWidth && inWidth == boxX * outWidth
-            ? nil : ResampleKernel(inSize: midWidth, outSize: outWidth, scale: Double(inWidth) / Double(boxX * outWidth))
-        vKernel = midHeight == outHeight && inHeight == boxY * outHeight
-            ? nil : ResampleKernel(inSize: midHeight, outSize: outHeight, scale: Double(inHeight) / Double(boxY * outHeight))
+        let trueWidth = min(Double(inWidth), extent?.width ?? Double(inWidth))
+        let trueHeight = min(Double(inHeight), extent?.height ?? Double(inHeight))
+        hKernel = midWidth == outWidth && Double(boxX * outWidth) == trueWidth
+            ? nil : ResampleKernel(inSize: midWidth, outSize: outWidth, scale: trueWidth / Double(boxX * outWidth))
+        vKernel = midHeight == outHeight && Double(boxY * outHeight) == trueHeight
+            ? nil : ResampleKernel(inSize: midHeight, outSize: outHeight, scale: trueHeight / Double(boxY * outHeight))
         accumulator = [UInt64](repeating: 0, count: midWidth * 4)
         columnFirst = channels != 4 && boxY > 1
         columns = [UInt32](repeating: 0, count: columnFirst ? inWidth * channels : 0)

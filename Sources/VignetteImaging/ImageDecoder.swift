@@ -26,11 +26,11 @@ public enum ImageDecoder {
         let target = request.outputSize(width: width, height: height)
         let denom = jpegScaleDenominator(width: width, height: height, target: target)
         let orientation = ImageOrientation(exif: Int(info.orientation))
-        // Progressive files: libjpeg would hold a whole-image coefficient buffer, so they take
-        // the DC-scan decoder whenever its 1/8 image still covers the target.
-        let dcCovers = (width + 7) / 8 >= target.width && (height + 7) / 8 >= target.height
-        if info.progressive != 0 && info.arithmetic == 0 && (denom == 8 || dcCovers),
-            let image = progressiveDC(data, target: target, request: request)
+        // Progressive files: libjpeg would hold a whole-image coefficient buffer (2 bytes per
+        // sample), so they take our low-frequency decoder, which keeps only the coefficients
+        // the scaled IDCT needs (DC alone at 1/8). Same 2x margin as the libjpeg path.
+        if info.progressive != 0 && info.arithmetic == 0 && denom > 1,
+            let image = progressiveLowFrequency(data, denominator: denom, source: (width, height), target: target)
         {
             return DecodedImage(
                 bitmap: image.bitmap.applying(orientation), sourceWidth: width, sourceHeight: height,
@@ -49,7 +49,8 @@ public enum ImageDecoder {
         let scaler = Downscaler(
             inWidth: Int(outW), inHeight: Int(outH), channels: Int(channels),
             outWidth: min(target.width, request.allowUpscale ? target.width : Int(outW)),
-            outHeight: min(target.height, request.allowUpscale ? target.height : Int(outH)))
+            outHeight: min(target.height, request.allowUpscale ? target.height : Int(outH)),
+            extent: (Double(width) / Double(denom), Double(height) / Double(denom)))
         try stream(into: scaler, rowBytes: Int(outW) * Int(channels), format: "JPEG", err: &err) { buffer, stride, count, err in
             vgn_jpeg_read_rows(j, buffer, stride, count, &err)
         }
@@ -58,10 +59,13 @@ public enum ImageDecoder {
             orientation: orientation, warnings: CodecError.warning(err).map { [$0] } ?? [])
     }
 
-    /// The 1/8-scale image of a progressive JPEG from its DC scans only (no whole-image
-    /// coefficient buffer: one value per block); nil when the shortcut does not apply or the
-    /// data is damaged before the DC scans end, so the caller decodes with libjpeg instead.
-    static func progressiveDC(_ data: UnsafeRawBufferPointer, target: (width: Int, height: Int), request: ThumbnailRequest)
+    /// The 1/`denominator`-scale image (2, 4 or 8) of a progressive JPEG, keeping only the
+    /// low-frequency corner of each block (DC alone at 1/8) instead of a whole-image
+    /// coefficient buffer; nil when the shortcut does not apply or the data is damaged before
+    /// the DC scans end, so the caller decodes with libjpeg instead.
+    static func progressiveLowFrequency(
+        _ data: UnsafeRawBufferPointer, denominator: Int, source: (width: Int, height: Int), target: (width: Int, height: Int)
+    )
         -> (bitmap: Bitmap, warnings: [String])?
     {
         guard let base = data.baseAddress, data.count > 0 else { return nil }
@@ -71,14 +75,15 @@ public enum ImageDecoder {
         var channels: Int32 = 0
         var warnings: Int32 = 0
         var message = [CChar](repeating: 0, count: 256)
-        let status = vgn_jpeg_dc_decode(
-            base.assumingMemoryBound(to: UInt8.self), data.count, &out, &w, &h, &channels, &warnings,
+        let status = vgn_jpeg_lowfreq_decode(
+            base.assumingMemoryBound(to: UInt8.self), data.count, Int32(denominator), &out, &w, &h, &channels, &warnings,
             &message, message.count)
         guard status == VGN_DC_OK.rawValue, let out else { return nil }
         defer { free(out) }
         let scaler = Downscaler(
             inWidth: Int(w), inHeight: Int(h), channels: Int(channels),
-            outWidth: min(target.width, Int(w)), outHeight: min(target.height, Int(h)))
+            outWidth: min(target.width, Int(w)), outHeight: min(target.height, Int(h)),
+            extent: (Double(source.width) / Double(denominator), Double(source.height) / Double(denominator)))
         scaler.push(out, stride: Int(w) * Int(channels), count: Int(h))
         let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return (scaler.finish(), warnings != 0 ? [text] : [])

@@ -97,18 +97,33 @@ struct ThumbnailCommandTests {
     }
 
     @Test func limitsAreConfigurableAndNoFallbackMakesThemErrors() throws {
-        let r = try CLI.run(["thumbnail", "--no-fallback", "--max-megapixels", "0.1", "Samples/photo.jpg", "-o", "/tmp/never.png"], currentDirectory: root)
+        let dir = try CLI.tempDirectory()
+        let r = try CLI.run(["thumbnail", "--no-system-thumbnailers", "--no-fallback", "--max-megapixels", "0.1", "Samples/photo.jpg", "-o", dir + "/never.png"], currentDirectory: root)
         #expect(r.status == 1)
         #expect(r.stderr == "vignette: Samples/photo.jpg: image is 640 × 400 pixels (256000 pixels), over the limit of 100000 pixels\n")
-        let big = try CLI.run(["thumbnail", "--no-fallback", "--max-file-megabytes", "0.01", "Samples/photo.jpg", "-o", "/tmp/never.png"], currentDirectory: root)
+        let big = try CLI.run(["thumbnail", "--no-system-thumbnailers", "--no-fallback", "--max-file-megabytes", "0.01", "Samples/photo.jpg", "-o", dir + "/never.png"], currentDirectory: root)
         #expect(big.status == 1)
         #expect(big.stderr == "vignette: Samples/photo.jpg: file is 45.8 KB, over this generator's limit of 10 KB\n")
-        #expect(!FileManager.default.fileExists(atPath: "/tmp/never.png"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/never.png"))
+    }
+
+    @Test func iconModeFramesThePictureWithAShadowAndABadge() throws {
+        let dir = try CLI.tempDirectory()
+        let plain = try CLI.run(["thumbnail", "-s", "128", "Samples/photo.jpg", "-o", dir + "/plain.png"], currentDirectory: root)
+        let icon = try CLI.run(["thumbnail", "--icon", "-s", "128", "Samples/photo.jpg", "-o", dir + "/icon.png"], currentDirectory: root)
+        #expect(plain.status == 0 && icon.status == 0)
+        let plainData = try Data(contentsOf: URL(fileURLWithPath: dir + "/plain.png"))
+        let iconData = try Data(contentsOf: URL(fileURLWithPath: dir + "/icon.png"))
+        #expect(pngSize(plainData)! == (128, 80))
+        #expect(pngSize(iconData)!.0 <= 128 && pngSize(iconData)!.1 <= 128)
+        // Colour type 2 (RGB) for the opaque photo, 6 (RGBA) for the icon and its soft shadow.
+        #expect(plainData[25] == 2)
+        #expect(iconData[25] == 6)
     }
 
     @Test func aFailedGeneratorIsAWarningWhenTheIconAnswers() throws {
         let dir = try CLI.tempDirectory()
-        let r = try CLI.run(["thumbnail", "--max-megapixels", "0.1", "Samples/photo.jpg", "-o", dir + "/icon.png"], currentDirectory: root)
+        let r = try CLI.run(["thumbnail", "--no-system-thumbnailers", "--max-megapixels", "0.1", "Samples/photo.jpg", "-o", dir + "/icon.png"], currentDirectory: root)
         #expect(r.status == 0)
         #expect(r.stderr == "vignette: Samples/photo.jpg: warning: image: failed: image is 640 × 400 pixels (256000 pixels), over the limit of 100000 pixels; drew the generic icon instead\n")
         #expect(pngSize(try Data(contentsOf: URL(fileURLWithPath: dir + "/icon.png"))) != nil)

@@ -32,17 +32,8 @@ public struct FallbackGenerator: ThumbnailGenerating, PreviewGenerating {
     /// The document icon for the file's family and extension.
     public func makeThumbnail(for input: GeneratorInput, request: ThumbnailRequest) throws -> GeneratedThumbnail {
         let family = FileFamily(input.type, catalog: catalog)
-        let bitmap = DocumentIcon.render(badge: badge(for: input), color: family.color, size: request.targetPixels)
+        let bitmap = DocumentIcon.render(badge: ThumbnailIcon.badge(for: input), color: family.color, size: request.targetPixels)
         return GeneratedThumbnail(bitmap: bitmap, isIcon: true)
-    }
-
-    /// The badge text: the file's extension in capitals (at most 4 characters), else the type's.
-    func badge(for input: GeneratorInput) -> String {
-        let name = input.filename ?? ""
-        var ext = (name as NSString).pathExtension
-        if ext.isEmpty { ext = input.type.preferredFilenameExtension ?? "" }
-        if ext.isEmpty { return input.size == 0 ? "EMPTY" : "?" }
-        return String(ext.uppercased().prefix(4))
     }
 
     /// The metadata sheet, hex dump and strings, as text and HTML.

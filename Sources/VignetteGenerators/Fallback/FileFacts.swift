@@ -17,7 +17,7 @@ public struct FileFacts: Sendable {
         rows.append(("Conforms to:", catalog.supertypes(of: input.type).dropFirst().map(\.identifier).joined(separator: " → ")))
         rows.append(("MIME type:", catalog.preferredMIMEType(of: input.type)))
         rows.append(("Identified:", input.resolution.evidence.description))
-        if let text = input.resolution.text { rows.append(("Text:", "\(text)")) }
+        if let text = input.resolution.text { rows.append(("Encoding:", text.encoding.displayName)) }
         if let status = input.status {
             let date = Date(timeIntervalSince1970: TimeInterval(status.modificationSeconds))
             rows.append(("Modified:", FileFacts.timestamp(date)))

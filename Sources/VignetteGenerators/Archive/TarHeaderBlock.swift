@@ -1,0 +1,82 @@
+/// One 512-byte tar header block and its fields (V7, ustar, GNU, star).
+struct TarHeaderBlock {
+    /// The block's bytes (exactly 512).
+    let bytes: [UInt8]
+
+    /// Wraps a block; nil unless it is 512 bytes long.
+    init?(_ bytes: [UInt8]) {
+        guard bytes.count == 512 else { return nil }
+        self.bytes = bytes
+    }
+
+    /// Whether every byte is zero (the end-of-archive marker).
+    var isZero: Bool { bytes.allSatisfy { $0 == 0 } }
+
+    /// Whether the stored checksum matches the block (unsigned or, as old tars wrote, signed sums).
+    var hasValidChecksum: Bool {
+        guard let stored = TarHeaderBlock.number(bytes[148..<156]) else { return false }
+        var unsigned = 0
+        var signed = 0
+        for (i, b) in bytes.enumerated() {
+            let v = (148..<156).contains(i) ? 32 : b
+            unsigned += Int(v)
+            signed += Int(Int8(bitPattern: v))
+        }
+        return stored == UInt64(unsigned) || (signed >= 0 && stored == UInt64(signed))
+    }
+
+    /// The type flag (`0` file, `5` directory, `L` GNU long name, `x` pax header…).
+    var typeFlag: UInt8 { bytes[156] }
+
+    /// The data size; nil when the field is malformed or negative.
+    var size: UInt64? { TarHeaderBlock.number(bytes[124..<136]) }
+
+    /// The real size of a GNU sparse file (`S`), when set.
+    var gnuSparseRealSize: UInt64? { TarHeaderBlock.number(bytes[483..<495]) }
+
+    /// The path: ustar prefix + name, or the bare name (GNU and V7 headers have no prefix).
+    var path: [UInt8] {
+        let name = TarHeaderBlock.string(bytes[0..<100])
+        let isPOSIX = bytes[257..<263].elementsEqual("ustar\0".utf8)
+        guard isPOSIX else { return name }
+        let prefix = TarHeaderBlock.string(bytes[345..<500])
+        return prefix.isEmpty ? name : prefix + [UInt8(ascii: "/")] + name
+    }
+
+    /// The link target of a hard or symbolic link.
+    var linkName: [UInt8] { TarHeaderBlock.string(bytes[157..<257]) }
+
+    /// Bytes up to the first NUL.
+    static func string(_ field: ArraySlice<UInt8>) -> [UInt8] {
+        Array(field.prefix { $0 != 0 })
+    }
+
+    /// A numeric field: octal (space/NUL padded) or GNU base-256 (high bit set); nil when malformed.
+    static func number(_ field: ArraySlice<UInt8>) -> UInt64? {
+        guard let first = field.first else { return nil }
+        if first & 0x80 != 0 {
+            // Base-256, big-endian two's complement; a negative size is malformed.
+            guard first & 0x40 == 0 else { return nil }
+            var value = UInt64(first & 0x3F)
+            for b in field.dropFirst() {
+                guard value >> 56 == 0 else { return nil }
+                value = value << 8 | UInt64(b)
+            }
+            return value
+        }
+        var value: UInt64 = 0
+        var digits = 0
+        for b in field {
+            if b >= UInt8(ascii: "0"), b <= UInt8(ascii: "7") {
+                guard value >> 60 == 0 else { return nil }
+                value = value * 8 + UInt64(b - UInt8(ascii: "0"))
+                digits += 1
+            } else if b == 0 || b == 32 {
+                if digits > 0 { break }
+            } else {
+                return nil
+            }
+        }
+        return value
+    }
+}

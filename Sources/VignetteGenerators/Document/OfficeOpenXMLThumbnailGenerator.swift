@@ -1,0 +1,40 @@
+public import VignetteCore
+public import VignetteImaging
+
+/// Thumbnails of Office Open XML files (docx, xlsx, pptx…) from the preview they may embed, `docProps/thumbnail.*`.
+public struct OfficeOpenXMLThumbnailGenerator: ThumbnailGenerating {
+    /// `ooxml-thumbnail`.
+    public let identifier = "ooxml-thumbnail"
+    /// The Office Open XML family.
+    public let supportedTypes = ["org.openxmlformats.openxml"]
+    /// The ordinary built-in generator for its types.
+    public let priority = GeneratorPriority.standard
+    /// None on size: only the zip directory and one capped entry are read.
+    public let limits = GeneratorLimits.none
+    /// Compiled into Vignette.
+    public let origin = "built-in"
+    private let reader: EmbeddedImageReader
+
+    /// Creates the generator over a catalog, with decoding caps.
+    public init(catalog: TypeCatalog, limits: ImageLimits = .standard) {
+        reader = EmbeddedImageReader(thumbnailer: ImageThumbnailer(resolver: TypeResolver(catalog: catalog), limits: limits))
+    }
+
+    /// Decodes `docProps/thumbnail.jpeg` (or `.jpg`, `.png`); declines for none, or a Windows metafile.
+    public func makeThumbnail(for input: GeneratorInput, request: ThumbnailRequest) throws -> GeneratedThumbnail {
+        let (sample, directory) = try EmbeddedImageReader.open(input)
+        let candidates = directory.entries.filter { $0.name.lowercased().hasPrefix("docprops/thumbnail.") }
+        let drawable = ["jpeg", "jpg", "png"]
+        if let entry = candidates.first(where: { drawable.contains(Self.extensionOf($0.name)) }) {
+            return try reader.thumbnail(of: entry, in: sample, request: request)
+        }
+        if let metafile = candidates.first(where: { ["emf", "wmf"].contains(Self.extensionOf($0.name)) }) {
+            throw VignetteError(.declined, "\(metafile.name) is a Windows metafile, which Vignette does not draw")
+        }
+        throw VignetteError(.declined, "no docProps/thumbnail.jpeg or .png in the Office Open XML file")
+    }
+
+    private static func extensionOf(_ name: String) -> String {
+        name.split(separator: ".").last.map { $0.lowercased() } ?? ""
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import VignetteCore
+
+/// One run of an external generator's command for one input, in a private temporary folder.
+///
+/// Builds the argv from the spec's template, runs it with `ProcessRunner`, turns a bad exit
+/// into an error carrying the tail of stderr, and returns the output (the `%o` file, else stdout).
+struct ExternalCommand {
+    let spec: ExternalGeneratorSpec
+    let catalog: TypeCatalog
+
+    /// Private folders of runs in progress (removed by `ProcessRunner.killRunningCommands`).
+    static let liveDirectories = LiveSet<String>()
+
+    /// Most bytes read from an output file or stdout of a thumbnail command.
+    static let maxImageOutputBytes = 64 << 20
+
+    /// Runs the command; `size` fills `%s`, `outputName` names the `%o` file, at most `outputLimit` bytes are kept.
+    ///
+    /// - Throws: `VignetteError` with a reason such as "exited with status 1; stderr: …".
+    func run(_ input: GeneratorInput, size: Int, outputName: String, outputLimit: Int) throws -> (bytes: [UInt8], truncated: Bool) {
+        let dir = try Self.makePrivateDirectory()
+        Self.liveDirectories.insert(dir)
+        defer {
+            try? FileManager.default.removeItem(atPath: dir)
+            Self.liveDirectories.remove(dir)
+        }
+        let inputPath = try place(input, in: dir)
+        let outputPath = dir + "/" + outputName
+        let values: [Character: String] = [
+            "i": inputPath, "u": FileURI.string(forPath: inputPath), "o": outputPath, "s": String(size),
+            "m": catalog.preferredMIMEType(of: input.type),
+        ]
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = dir
+        let runner = ProcessRunner(timeout: spec.timeoutSeconds, stdoutLimit: spec.exec.writesOutputFile ? 64 << 10 : outputLimit)
+        let outcome = try runner.run(spec.exec.expand(values), directory: dir, environment: environment)
+        let tail = Self.tail(outcome.stderr)
+        if outcome.timedOut {
+            throw VignetteError(.limitExceeded, "timed out after \(Self.seconds(spec.timeoutSeconds)); its process group was killed" + tail)
+        }
+        if let signal = outcome.signal {
+            throw VignetteError(.io, "was killed by signal \(signal)" + tail)
+        }
+        if let status = outcome.exitStatus, status != 0 {
+            throw VignetteError(.io, "exited with status \(status)" + tail)
+        }
+        guard spec.exec.writesOutputFile else {
+            if spec.kind == .thumbnail && outcome.stdout.isEmpty {
+                throw VignetteError(.corrupt, "wrote nothing on standard output" + tail)
+            }
+            return (outcome.stdout, outcome.stdoutTruncated)
+        }
+        var info = stat()
+        guard lstat(outputPath, &info) == 0 else { throw VignetteError(.corrupt, "wrote no output file" + tail) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw VignetteError(.corrupt, "its output is not a regular file") }
+        guard info.st_size > 0 else { throw VignetteError(.corrupt, "wrote an empty output file" + tail) }
+        let bytes = try FileSample.readPrefix(ofFile: outputPath, count: outputLimit + 1)
+        return (Array(bytes.prefix(outputLimit)), bytes.count > outputLimit)
+    }
+
+    /// The input's path as the command sees it: absolute (the command runs elsewhere), or a
+    /// copy of uploaded bytes named with the file's extension.
+    func place(_ input: GeneratorInput, in dir: String) throws -> String {
+        if let path = input.path {
+            return path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        }
+        let bytes = try input.contents(limit: spec.maxFileBytes ?? ExternalGeneratorSpec.defaultMaxFileBytes)
+        let ext = ((input.filename ?? "") as NSString).pathExtension
+        let safeExt = ext.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } ? ext : ""
+        let path = dir + "/input" + (safeExt.isEmpty ? "" : "." + safeExt)
+        try AtomicFile.write(bytes, to: path, permissions: 0o600)
+        return path
+    }
+
+    /// A new folder only we can enter, under `$TMPDIR`.
+    static func makePrivateDirectory() throws -> String {
+        var template = Array((NSTemporaryDirectory() + "/vignette-gen-XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw VignetteError(.io, "cannot create a private temporary folder: \(String(cString: strerror(errno)).lowercased())")
+        }
+        return URL(fileURLWithPath: String(cString: made)).standardizedFileURL.path
+    }
+
+    /// "; stderr: last lines" (at most 3 lines, 300 characters), or "" when stderr was empty.
+    static func tail(_ stderr: [UInt8]) -> String {
+        let lines = String(decoding: stderr, as: UTF8.self).split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard !lines.isEmpty else { return "" }
+        var text = lines.suffix(3).joined(separator: " / ")
+        if text.count > 300 { text = "…" + text.suffix(299) }
+        return "; stderr: " + text
+    }
+
+    /// "2 s", "0.5 s".
+    static func seconds(_ value: Double) -> String {
+        value.rounded() == value ? "\(Int(value)) s" : "\(value) s"
+    }
+}

@@ -1,0 +1,65 @@
+public import VignetteCore
+
+/// What an external generator is: the command it runs, for which types, under which limits.
+///
+/// Comes from a Vignette manifest (`Generators/*.json`) or a freedesktop `.thumbnailer` file;
+/// `ExternalThumbnailGenerator` and `ExternalPreviewGenerator` run it.
+public struct ExternalGeneratorSpec: Sendable, Equatable {
+    /// What the command produces.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// A PNG or JPEG image (written to `%o`).
+        case thumbnail
+        /// Plain text (on stdout, or in `%o` when the command names it).
+        case text
+        /// An HTML fragment (on stdout, or in `%o`).
+        case html
+    }
+
+    /// The generator's unique name (a manifest's `identifier`, else its file name).
+    public var identifier: String
+    /// What the command produces.
+    public var kind: Kind
+    /// Content types handled (identifiers; MIME types already mapped).
+    public var types: [String]
+    /// The command line; relative `./` and `../` arguments are already resolved against the manifest's folder.
+    public var exec: ExecTemplate
+    /// A program that must exist for the generator to load (name in PATH or path); nil: the command's program.
+    public var tryExec: String?
+    /// Preference among generators for equally specific types.
+    public var priority: GeneratorPriority
+    /// Longest a run may take, in seconds.
+    public var timeoutSeconds: Double
+    /// Largest input file in bytes; nil for no cap beyond the default.
+    public var maxFileBytes: Int?
+    /// The file the generator was declared in.
+    public var origin: String
+
+    /// Creates a spec.
+    public init(
+        identifier: String, kind: Kind, types: [String], exec: ExecTemplate, tryExec: String? = nil,
+        priority: GeneratorPriority = .standard, timeoutSeconds: Double = ExternalGeneratorSpec.defaultTimeout,
+        maxFileBytes: Int? = nil, origin: String
+    ) {
+        self.identifier = identifier
+        self.kind = kind
+        self.types = types
+        self.exec = exec
+        self.tryExec = tryExec
+        self.priority = priority
+        self.timeoutSeconds = timeoutSeconds
+        self.maxFileBytes = maxFileBytes
+        self.origin = origin
+    }
+
+    /// Thirty seconds: generous for a thumbnailer, short enough that a hung one is noticed.
+    public static let defaultTimeout = 30.0
+    /// Ten minutes: the most a manifest may ask for.
+    public static let maxTimeout = 600.0
+    /// The file-size cap when a manifest sets none (the input is copied for uploads).
+    public static let defaultMaxFileBytes = 512 << 20
+
+    /// The limits the registry applies before trying the generator.
+    public var limits: GeneratorLimits {
+        GeneratorLimits(maxFileBytes: maxFileBytes, timeoutSeconds: timeoutSeconds)
+    }
+}

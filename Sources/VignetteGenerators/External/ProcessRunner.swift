@@ -1,0 +1,208 @@
+import CVignetteCodecs
+import Foundation
+import VignetteCore
+
+/// Runs one external command safely: no shell, stdin closed, its own process group, output
+/// captured under a cap, and a timeout after which the whole group is terminated then killed.
+///
+/// Whatever happens, the command's process group is gone when `run` returns: stragglers left
+/// by a command that exited are killed too, and (Vignette being their reaper) waited for.
+public struct ProcessRunner: Sendable {
+    /// Longest the command may run, in seconds.
+    public var timeout: Double
+    /// Most bytes of standard output kept; the rest is read and dropped.
+    public var stdoutLimit: Int
+    /// Most bytes of standard error kept (the last ones: the tail explains failures).
+    public var stderrLimit: Int
+    /// Time between SIGTERM and SIGKILL after a timeout, in seconds.
+    public var killGrace: Double
+
+    /// Creates a runner.
+    public init(timeout: Double, stdoutLimit: Int = 1 << 20, stderrLimit: Int = 16 << 10, killGrace: Double = 0.5) {
+        self.timeout = timeout
+        self.stdoutLimit = stdoutLimit
+        self.stderrLimit = stderrLimit
+        self.killGrace = killGrace
+    }
+
+    /// How a run ended.
+    public struct Outcome: Sendable {
+        /// The exit status when the command exited normally.
+        public var exitStatus: Int32?
+        /// The signal that ended the command, if one did.
+        public var signal: Int32?
+        /// Whether the timeout ended it.
+        public var timedOut: Bool
+        /// Standard output (at most the limit).
+        public var stdout: [UInt8]
+        /// Whether standard output went over the limit.
+        public var stdoutTruncated: Bool
+        /// The last bytes of standard error.
+        public var stderr: [UInt8]
+        /// The command's process id, which was also its process group id.
+        public var processGroup: Int32
+    }
+
+    /// Runs `arguments` (argv[0] searched in PATH when it has no `/`) in `directory` with `environment`.
+    ///
+    /// - Throws: `VignetteError(.io)` when the command cannot be started.
+    public func run(_ arguments: [String], directory: String, environment: [String: String]) throws -> Outcome {
+        guard let program = arguments.first, !program.isEmpty else {
+            throw VignetteError(.invalidRequest, "empty command")
+        }
+        ProcessRunner.becomeReaperOnce
+        let outPipe = try Self.pipe()
+        let errPipe: (read: Int32, write: Int32)
+        do { errPipe = try Self.pipe() } catch {
+            close(outPipe.read); close(outPipe.write)
+            throw error
+        }
+        var pid: Int32 = 0
+        var rc: Int32 = 0
+        for attempt in 0..<5 {
+            rc = Self.withCStrings(arguments) { argv in
+                Self.withCStrings(environment.map { "\($0.key)=\($0.value)" }.sorted()) { envp in
+                    vgn_spawn(argv, envp, directory, outPipe.write, errPipe.write, &pid)
+                }
+            }
+            // A script just written may still be open for writing in a child another thread is
+            // starting (the fd is inherited until its exec): the kernel says "text file busy"
+            // for a moment. Retry briefly, as Go's os/exec users do.
+            guard rc == ETXTBSY else { break }
+            usleep(useconds_t(10_000 * (attempt + 1)))
+        }
+        close(outPipe.write)
+        close(errPipe.write)
+        guard rc == 0 else {
+            close(outPipe.read); close(errPipe.read)
+            let why = rc == ENOENT ? "program not found" : String(cString: strerror(rc)).lowercased()
+            throw VignetteError(.io, "cannot run \(program): \(why)")
+        }
+        Self.running.insert(pid)
+        defer { Self.running.remove(pid) }
+        var capture = OutputCapture(outFD: outPipe.read, errFD: errPipe.read, stdoutLimit: stdoutLimit, stderrLimit: stderrLimit)
+        defer { capture.closeAll() }
+
+        let start = ContinuousClock.now
+        let deadline = start + .milliseconds(Int64(timeout * 1000))
+        var timedOut = false
+        while !Self.hasExited(pid) {
+            let now = ContinuousClock.now
+            if now >= deadline { timedOut = true; break }
+            capture.pump(waitMilliseconds: min(50, Self.milliseconds(deadline - now)))
+        }
+        if timedOut {
+            kill(-pid, SIGTERM)
+            let graceEnd = ContinuousClock.now + .milliseconds(Int64(killGrace * 1000))
+            while !Self.hasExited(pid), ContinuousClock.now < graceEnd {
+                capture.pump(waitMilliseconds: 10)
+            }
+        }
+        // The leader is now a zombie (or still running after the grace): its pid, hence the
+        // group id, cannot be reused yet, so killing the group reaches only its own members.
+        kill(-pid, SIGKILL)
+        var status: Int32 = 0
+        var waited: Int32
+        repeat { waited = waitpid(pid, &status, 0) } while waited < 0 && errno == EINTR
+        let waitError = waited < 0 ? errno : 0
+        Self.reapGroup(pid)
+        capture.drain(until: ContinuousClock.now + .milliseconds(200))
+        if waitError != 0 {
+            // Someone else reaped it: its status is unknown, so do not call the run a success.
+            throw VignetteError(.io, "lost track of \(program): \(String(cString: strerror(waitError)).lowercased())")
+        }
+
+        let exited = (status & 0x7f) == 0
+        return Outcome(
+            exitStatus: exited ? (status >> 8) & 0xff : nil,
+            signal: exited ? nil : status & 0x7f,
+            timedOut: timedOut,
+            stdout: capture.stdout, stdoutTruncated: capture.stdoutTruncated,
+            stderr: capture.stderr, processGroup: pid)
+    }
+
+    /// Kills the process group of every command running now (for a program that is being
+    /// interrupted: the commands sit in their own groups, so the terminal's Ctrl-C misses them).
+    /// Their private folders are removed too, and the groups waited for (at most a second each).
+    public static func killRunningCommands() {
+        let groups = running.snapshot()
+        for pgid in groups { kill(-pgid, SIGKILL) }
+        for pgid in groups { reapGroup(pgid) }
+        for dir in ExternalCommand.liveDirectories.snapshot() { try? FileManager.default.removeItem(atPath: dir) }
+    }
+
+    private static let running = LiveSet<Int32>()
+
+    /// Set once per process: orphaned grandchildren of a command become ours to wait for.
+    private static let becomeReaperOnce: Void = { _ = vgn_become_subreaper() }()
+
+    /// Whether `pid` has exited, without reaping it (so its pid stays reserved).
+    private static func hasExited(_ pid: Int32) -> Bool {
+        var info = siginfo_t()
+        while true {
+            let rc = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
+            if rc == 0 { return info.si_signo == SIGCHLD }
+            if errno == EINTR { continue }
+            return true
+        }
+    }
+
+    /// Waits for the group's other members (our children once orphaned), for at most a second.
+    private static func reapGroup(_ pgid: Int32) {
+        let end = ContinuousClock.now + .seconds(1)
+        var status: Int32 = 0
+        while ContinuousClock.now < end {
+            let rc = waitpid(-pgid, &status, WNOHANG)
+            if rc > 0 { continue }
+            if rc < 0, errno == EINTR { continue }
+            if rc < 0 { return }  // ECHILD: none left
+            kill(-pgid, SIGKILL)
+            usleep(5000)
+        }
+    }
+
+    private static func milliseconds(_ d: Duration) -> Int32 {
+        let (s, atto) = d.components
+        return Int32(clamping: max(0, s * 1000 + atto / 1_000_000_000_000_000))
+    }
+
+    private static func pipe() throws -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [0, 0]
+        let rc = vgn_pipe_cloexec(&fds)
+        guard rc == 0 else {
+            throw VignetteError(.io, "cannot create a pipe: \(String(cString: strerror(rc)).lowercased())")
+        }
+        return (fds[0], fds[1])
+    }
+
+    private static func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
+        var pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) }
+        pointers.append(nil)
+        defer { for p in pointers { free(p) } }
+        return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+}
+
+/// Things alive now (process groups, private folders), for cleanup on interruption.
+final class LiveSet<Element: Hashable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: Set<Element> = []
+
+    func insert(_ item: Element) {
+        lock.lock()
+        items.insert(item)
+        lock.unlock()
+    }
+
+    func remove(_ item: Element) {
+        lock.lock()
+        items.remove(item)
+        lock.unlock()
+    }
+
+    func snapshot() -> [Element] {
+        lock.lock()
+        defer { lock.unlock() }
+        return Array(items)
+    }
+}

@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Makes the derived files of Samples/ (run from the repository root; the results are committed).
+
+Hand-written samples (notes.txt, photo.jpg, ...) are not touched. Needs Pillow, and fonttools'
+pyftsubset for the font (a subset of DejaVu Serif from fonts-dejavu-core).
+"""
+import io, os, shutil, subprocess, tarfile, zipfile
+from PIL import Image
+
+S = "Samples"
+photo = Image.open(os.path.join(S, "photo.jpg")).convert("RGB")
+
+
+def image_bytes(size, fmt):
+    im = photo.copy()
+    im.thumbnail((size, size))
+    b = io.BytesIO()
+    im.save(b, fmt, quality=85)
+    return b.getvalue()
+
+
+def write(name, text, encoding="utf-8"):
+    with open(os.path.join(S, name), "wb") as f:
+        f.write(text.encode(encoding))
+
+
+def zip_with(name, entries):
+    """entries: (name, bytes, stored?) in order; the first of ODF/EPUB must be the stored mimetype."""
+    with zipfile.ZipFile(os.path.join(S, name), "w") as z:
+        for n, data, stored in entries:
+            info = zipfile.ZipInfo(n, date_time=(2026, 11, 22, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_STORED if stored else zipfile.ZIP_DEFLATED
+            z.writestr(info, data)
+
+
+write("table.tsv", "name\tlanguage\tstars\nvips\tC\t10200\nGraphicsMagick\tC\t300\nVignette\tSwift\t1\n")
+write("feed.xml", '<?xml version="1.0" encoding="UTF-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom">\n'
+      "  <title>Vignette news</title>\n  <entry><title>Thumbnails for every file</title></entry>\n</feed>\n")
+write("settings.yaml", "# Vignette service settings\nserver:\n  host: 127.0.0.1\n  port: 8080\nlimits:\n  max-upload: 64MB\n")
+write("config.toml", '# Vignette batch settings\n[batch]\nflavor = "large"\njobs = 2\n\n[cache]\nretry-failed = false\n')
+write("Info.plist", '<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" '
+      '"http://www.apple.com/DTDs/PropertyList-1.0.dtd">\n<plist version="1.0">\n<dict>\n'
+      "  <key>CFBundleName</key>\n  <string>Vignette</string>\n</dict>\n</plist>\n")
+write("lettre-latin1.txt", "Chère Amélie,\nvoilà les aperçus de l'été : déjà prêts, à bientôt !\n", "latin-1")
+write("japanese-sjis.txt", "プレビューを作成します。\n日本語のテキストファイルです。\n", "shift_jis")
+
+with tarfile.open(os.path.join(S, "logs.tar.xz"), "w:xz") as t:
+    for n, text in (("logs/app.log", "started\nthumbnailed 12 files\n"), ("logs/errors/bad.log", "photo-7.jpg: truncated\n")):
+        data = text.encode()
+        info = tarfile.TarInfo(n)
+        info.size, info.mtime = len(data), 1795000000
+        t.addfile(info, io.BytesIO(data))
+
+ct = ('<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+      '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+      '<Default Extension="jpeg" ContentType="image/jpeg"/>'
+      '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>'
+      "</Types>")
+rels = ('<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+        '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/>'
+        '<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/thumbnail" Target="docProps/thumbnail.jpeg"/>'
+        "</Relationships>")
+doc = ('<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">'
+       "<w:body><w:p><w:r><w:t>Vignette report</w:t></w:r></w:p></w:body></w:document>")
+zip_with("report.docx", [("[Content_Types].xml", ct.encode(), False), ("_rels/.rels", rels.encode(), False),
+                         ("word/document.xml", doc.encode(), False), ("docProps/thumbnail.jpeg", image_bytes(256, "JPEG"), False)])
+
+odt_manifest = ('<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">'
+                '<manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.text"/>'
+                '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>')
+content = ('<?xml version="1.0" encoding="UTF-8"?><office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+           'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2"><office:body><office:text>'
+           "<text:p>Vignette letter</text:p></office:text></office:body></office:document-content>")
+zip_with("letter.odt", [("mimetype", b"application/vnd.oasis.opendocument.text", True),
+                        ("META-INF/manifest.xml", odt_manifest.encode(), False), ("content.xml", content.encode(), False),
+                        ("Thumbnails/thumbnail.png", image_bytes(256, "PNG"), False)])
+
+container = ('<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">'
+             '<rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>')
+opf = ('<?xml version="1.0" encoding="UTF-8"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">'
+       '<metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">vignette-sample</dc:identifier>'
+       '<dc:title>The Vignette Book</dc:title><dc:language>en</dc:language><meta name="cover" content="cover-image"/></metadata>'
+       '<manifest><item id="cover-image" href="images/cover.jpg" media-type="image/jpeg" properties="cover-image"/>'
+       '<item id="ch1" href="chapter1.xhtml" media-type="application/xhtml+xml"/></manifest><spine><itemref idref="ch1"/></spine></package>')
+chapter = ('<?xml version="1.0" encoding="UTF-8"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>One</title></head>'
+           "<body><p>Once upon a thumbnail.</p></body></html>")
+zip_with("book.epub", [("mimetype", b"application/epub+zip", True), ("META-INF/container.xml", container.encode(), False),
+                       ("OEBPS/content.opf", opf.encode(), False), ("OEBPS/chapter1.xhtml", chapter.encode(), False),
+                       ("OEBPS/images/cover.jpg", image_bytes(400, "JPEG"), False)])
+
+dejavu = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
+if shutil.which("pyftsubset") and os.path.exists(dejavu):
+    subprocess.run(["pyftsubset", dejavu, "--unicodes=U+0020-007E,U+00C0-00FF", "--no-hinting",
+                    "--output-file=" + os.path.join(S, "serif-subset.ttf")], check=True, stderr=subprocess.DEVNULL)
+print("samples written")
