@@ -4,8 +4,29 @@ import VignetteGenerators
 
 /// On Ctrl-C, SIGTERM or SIGHUP: kill the external generator commands still running (each is
 /// in its own process group, out of the terminal's reach), then exit like an interrupted tool.
+///
+/// A command that can stop gracefully (batch) sets `graceful`: the first Ctrl-C then runs it
+/// instead of exiting; a second Ctrl-C, SIGTERM and SIGHUP still exit at once.
 enum InterruptCleanup {
     private nonisolated(unsafe) static var sources: [any DispatchSourceSignal] = []
+    private static let lock = NSLock()
+    private nonisolated(unsafe) static var gracefulAction: (@Sendable () -> Void)?
+
+    /// Runs `action` (once) on the next Ctrl-C instead of exiting.
+    static func setGraceful(_ action: @escaping @Sendable () -> Void) {
+        lock.lock()
+        gracefulAction = action
+        lock.unlock()
+    }
+
+    /// The graceful action, cleared so that the next signal exits.
+    private static func takeGraceful() -> (@Sendable () -> Void)? {
+        lock.lock()
+        defer { lock.unlock() }
+        let action = gracefulAction
+        gracefulAction = nil
+        return action
+    }
 
     /// Installs the handlers; call once, before any command runs.
     static func install() {
@@ -14,6 +35,10 @@ enum InterruptCleanup {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             source.setEventHandler {
+                if sig == SIGINT, let graceful = takeGraceful() {
+                    graceful()
+                    return
+                }
                 ProcessRunner.killRunningCommands()
                 exit(128 + sig)
             }

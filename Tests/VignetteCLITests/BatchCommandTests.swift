@@ -16,12 +16,12 @@ struct BatchCommandTests {
         try CLI.run(["batch"] + arguments, environment: ["XDG_CACHE_HOME": cache], currentDirectory: dir)
     }
 
-    /// a.png, b.jpg, sub/c.png, notes.txt, .hidden.png.
+    /// a.png, b.jpg, sub/c.png, data.bin (binary nothing pictures: the fallback icon), .hidden.png.
     func smallTree() throws {
         try BatchFixtures.write(try BatchFixtures.png(seed: 1), dir + "/in/a.png")
         try BatchFixtures.write(try BatchFixtures.jpeg(seed: 2), dir + "/in/b.jpg")
         try BatchFixtures.write(try BatchFixtures.png(seed: 3), dir + "/in/sub/c.png")
-        try BatchFixtures.write(Array("hello\n".utf8), dir + "/in/notes.txt")
+        try BatchFixtures.write((0..<300).map { UInt8(($0 * 151 + 7) % 256) }, dir + "/in/data.bin")
         try BatchFixtures.write(try BatchFixtures.png(seed: 4), dir + "/in/.hidden.png")
     }
 
@@ -49,7 +49,7 @@ struct BatchCommandTests {
         let lines = r.stdout.split(separator: "\n").map(String.init)
         #expect(
             Array(lines.prefix(4)).sorted() == [
-                "would generate: in/a.png", "would generate: in/b.jpg", "would generate: in/notes.txt", "would generate: in/sub/c.png",
+                "would generate: in/a.png", "would generate: in/b.jpg", "would generate: in/data.bin", "would generate: in/sub/c.png",
             ])
         #expect(lines.last?.hasPrefix("batch: 4 files: 4 to generate, 0 up to date, ") == true)
         #expect(!FileManager.default.fileExists(atPath: cache))
@@ -62,9 +62,9 @@ struct BatchCommandTests {
             let r = try batch(["--dry-run", "--json-lines"] + options + ["in"])
             return BatchFixtures.events(r.stdout).compactMap { $0["path"] as? String }.sorted()
         }
-        #expect(try paths(["--no-recursive"]) == ["in/a.png", "in/b.jpg", "in/notes.txt"])
+        #expect(try paths(["--no-recursive"]) == ["in/a.png", "in/b.jpg", "in/data.bin"])
         #expect(try paths(["--hidden", "--include", "*.png"]) == ["in/.hidden.png", "in/a.png", "in/sub/c.png"])
-        #expect(try paths(["--exclude", "sub", "--exclude", "*.txt"]) == ["in/a.png", "in/b.jpg"])
+        #expect(try paths(["--exclude", "sub", "--exclude", "*.bin"]) == ["in/a.png", "in/b.jpg"])
         #expect(try paths(["--include", "sub/*"]) == ["in/sub/c.png"])
     }
 
@@ -75,7 +75,7 @@ struct BatchCommandTests {
         try FileManager.default.createSymbolicLink(atPath: dir + "/in/link.png", withDestinationPath: "a.png")
         let followed = try batch(["--dry-run", "--json-lines", "--follow-symlinks", "in"])
         let paths = BatchFixtures.events(followed.stdout).compactMap { $0["path"] as? String }.sorted()
-        #expect(paths == ["in/a.png", "in/b.jpg", "in/link.png", "in/notes.txt", "in/sub/c.png"])
+        #expect(paths == ["in/a.png", "in/b.jpg", "in/data.bin", "in/link.png", "in/sub/c.png"])
         let plain = try batch(["--dry-run", "--json-lines", "in"])
         #expect(BatchFixtures.events(plain.stdout).compactMap { $0["path"] as? String }.count == 4)
     }
@@ -182,13 +182,13 @@ struct BatchCommandTests {
         let events = BatchFixtures.events(r.stdout)
         #expect(events.count == 5)
         let files = events.filter { $0["event"] as? String == "file" }
-        #expect(files.map { $0["path"] as? String ?? "" }.sorted() == ["in/a.png", "in/b.jpg", "in/notes.txt", "in/sub/c.png"])
+        #expect(files.map { $0["path"] as? String ?? "" }.sorted() == ["in/a.png", "in/b.jpg", "in/data.bin", "in/sub/c.png"])
         let a = try #require(files.first { $0["path"] as? String == "in/a.png" })
         #expect(a["result"] as? String == "generated")
         #expect(a["generator"] as? String == "image")
         #expect((a["thumbnail"] as? String)?.hasPrefix(cache + "/thumbnails/large/") == true)
-        let txt = try #require(files.first { $0["path"] as? String == "in/notes.txt" })
-        #expect(txt["result"] as? String == "icon")
+        let bin = try #require(files.first { $0["path"] as? String == "in/data.bin" })
+        #expect(bin["result"] as? String == "icon")
         let summary = try #require(events.last)
         #expect(summary["event"] as? String == "summary")
         #expect(summary["generated"] as? Int == 3)
@@ -205,7 +205,7 @@ struct BatchCommandTests {
         let r = try batch(["--out", "thumbs", "--size", "32", "--contact-sheet", "sheet.html", "in"])
         #expect(r.status == 0)
         #expect(r.stdout.hasSuffix("contact sheet: sheet.html\n"))
-        for name in ["a.png.png", "b.jpg.png", "notes.txt.png", "sub/c.png.png"] {
+        for name in ["a.png.png", "b.jpg.png", "data.bin.png", "sub/c.png.png"] {
             let size = pngSize(try Data(contentsOf: URL(fileURLWithPath: dir + "/thumbs/" + name)))
             #expect(size.map { max($0.0, $0.1) } == 32, "\(name)")
         }
