@@ -90,9 +90,10 @@ final class BatchWorker: @unchecked Sendable {
                     ("Thumb::Mimetype", self.registry.catalog.preferredMIMEType(of: input.type)),
                     ("Software", "vignette \(VignetteVersion.string)"), (Self.sizeKey, String(size)),
                 ]
+                // zlib level 1 (as in the cache): cheaper to write, barely larger.
                 let bytes =
                     format == .png
-                    ? try ImageEncoder.png(bitmap, keepAlpha: bitmap.hasTransparency, text: text, compression: 3)
+                    ? try ImageEncoder.png(bitmap, keepAlpha: bitmap.hasTransparency, text: text, compression: 1)
                     : try ImageEncoder.jpeg(bitmap, quality: quality)
                 let parent = (target as NSString).deletingLastPathComponent
                 if !FileManager.default.fileExists(atPath: parent) {

