@@ -5,7 +5,7 @@ import VignetteGenerators
 /// On Ctrl-C, SIGTERM or SIGHUP: kill the external generator commands still running (each is
 /// in its own process group, out of the terminal's reach), then exit like an interrupted tool.
 ///
-/// A command that can stop gracefully (batch) sets `graceful`: the first Ctrl-C then runs it
+/// A command that can stop gracefully (batch) calls `setGraceful`: the first Ctrl-C then runs it
 /// instead of exiting; a second Ctrl-C, SIGTERM and SIGHUP still exit at once.
 enum InterruptCleanup {
     private nonisolated(unsafe) static var sources: [any DispatchSourceSignal] = []
