@@ -19,6 +19,13 @@ public enum BuiltInGenerators {
         let catalog = registry.catalog
         registry.register(FallbackGenerator(catalog: catalog))
         registry.register(ImageGenerator(catalog: catalog, limits: options.imageLimits))
+        registry.register(PlainTextGenerator())
+        registry.register(SourceCodeGenerator())
+        registry.register(JSONGenerator())
+        registry.register(CSVGenerator())
+        registry.register(MarkdownGenerator())
+        registry.register(MarkupGenerator(catalog: catalog))
+        registry.register(StructuredTextGenerator())
     }
 
     /// A registry over `catalog` holding the built-in generators.
