@@ -48,12 +48,12 @@ struct MarkdownGeneratorTests {
         #expect(result.title == "Markdown document, 3 lines")
     }
 
-    @Test(arguments: [">", "[", "![", "- "])
+    @Test(arguments: [">", "[", "![", "- ", "<"])
     func deeplyNestedMarkdownIsShownAsSourceInsteadOfHanging(_ unit: String) throws {
         let source = String(repeating: unit, count: 20_000)
         let (result, generator) = try preview(source, named: "deep.md")
         #expect(generator == "markdown")
-        #expect(result.title == "Markdown document, 1 line (nested too deeply to render)")
+        #expect(result.title == "Markdown document, 1 line (too complex to render safely)")
         #expect(result.html.hasPrefix("<pre class=\"vignette-text\"><code class=\"language-markdown\">"))
     }
 }

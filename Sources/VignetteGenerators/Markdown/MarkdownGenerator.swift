@@ -19,6 +19,9 @@ public struct MarkdownGenerator: PreviewGenerating {
     /// Deepest `[` nesting within a paragraph given to Ink, whose link parsing takes time
     /// exponential in it (16 unclosed `[` take seconds); deeper documents are shown as source.
     public static let maxBracketNesting = 8
+    /// Most unclosed `<` (no `>` before the next `<`) in a paragraph given to Ink, whose HTML
+    /// parsing takes time quadratic in them (20,000 take minutes); more are shown as source.
+    public static let maxUnclosedAngles = 64
 
     /// Creates the generator.
     public init() {}
@@ -31,9 +34,11 @@ public struct MarkdownGenerator: PreviewGenerating {
         let source = page.lines.joined(separator: "\n")
         var title = "Markdown document"
         var html: String
-        if Self.nestingDepth(source) > Self.maxNesting || Self.bracketDepth(source) > Self.maxBracketNesting {
+        if Self.nestingDepth(source) > Self.maxNesting || Self.bracketDepth(source) > Self.maxBracketNesting
+            || Self.unclosedAngles(source) > Self.maxUnclosedAngles
+        {
             html = page.html(language: "markdown")
-            title += ", \(page.lineCountText) (nested too deeply to render)"
+            title += ", \(page.lineCountText) (too complex to render safely)"
         } else {
             let markdown = MarkdownParser().parse(source)
             html = HTMLSanitizer.sanitize(markdown.html)
@@ -88,5 +93,37 @@ public struct MarkdownGenerator: PreviewGenerating {
             }
         }
         return deepest
+    }
+
+    /// The most `<` in one paragraph that no `>` follows before the next `<`.
+    static func unclosedAngles(_ source: String) -> Int {
+        var most = 0
+        var count = 0
+        var open = false
+        var lineIsBlank = true
+        for byte in source.utf8 {
+            switch byte {
+            case UInt8(ascii: "<"):
+                if open { count += 1 }
+                open = true
+                lineIsBlank = false
+            case UInt8(ascii: ">"):
+                open = false
+                lineIsBlank = false
+            case 0x0A:
+                if lineIsBlank {
+                    most = max(most, count + (open ? 1 : 0))
+                    count = 0
+                    open = false
+                }
+                lineIsBlank = true
+            case 0x20, 0x09:
+                break
+            default:
+                lineIsBlank = false
+            }
+            most = max(most, count)
+        }
+        return max(most, count + (open ? 1 : 0))
     }
 }
