@@ -22,6 +22,13 @@ public enum BuiltInGenerators {
         let catalog = registry.catalog
         registry.register(FallbackGenerator(catalog: catalog))
         registry.register(ImageGenerator(catalog: catalog, limits: options.imageLimits))
+        registry.register(PlainTextGenerator())
+        registry.register(SourceCodeGenerator())
+        registry.register(JSONGenerator())
+        registry.register(CSVGenerator())
+        registry.register(MarkdownGenerator())
+        registry.register(MarkupGenerator(catalog: catalog))
+        registry.register(StructuredTextGenerator())
         registry.register(ZipListingGenerator(limits: options.archiveLimits))
         registry.register(TarListingGenerator(catalog: catalog, limits: options.archiveLimits))
         registry.register(OpenDocumentThumbnailGenerator(catalog: catalog, limits: options.imageLimits))
