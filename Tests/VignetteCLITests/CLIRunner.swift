@@ -31,6 +31,15 @@ enum CLI {
         _ arguments: [String], environment: [String: String] = [:], user: String? = nil,
         currentDirectory: String? = nil, deadline: TimeInterval = 60
     ) throws -> CLIResult {
+        try runProgram(binary, arguments, environment: environment, user: user, currentDirectory: currentDirectory, deadline: deadline)
+    }
+
+    /// Runs any program the same way (`program` is a path), with the same hang guard.
+    static func runProgram(
+        _ program: String, _ arguments: [String], environment: [String: String] = [:], user: String? = nil,
+        currentDirectory: String? = nil, deadline: TimeInterval = 60
+    ) throws -> CLIResult {
+        let binary = program
         let process = Process()
         if let user {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
@@ -58,7 +67,7 @@ enum CLI {
         DispatchQueue.global().async { errData.data = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
         if group.wait(timeout: .now() + deadline) == .timedOut {
             process.terminate()
-            Issue.record("vignette \(arguments.joined(separator: " ")) did not finish within \(deadline) s")
+            Issue.record("\((program as NSString).lastPathComponent) \(arguments.joined(separator: " ")) did not finish within \(deadline) s")
         }
         process.waitUntilExit()
         return CLIResult(

@@ -116,7 +116,7 @@ struct ExternalRunnerTests {
         let dir = try ExternalScratch()
         try dir.write(
             "echo.json",
-            #"{ "generator": { "kind": "text", "types": ["public.data"], "priority": "preferred", "exec": ["/bin/sh", "-c", "basename \"$0\"; cat \"$0\"; echo \"$1\" | sed 's|file://.*/|URI:|'", "%i", "%u"] } }"#
+            #"{ "generator": { "kind": "text", "types": ["public.plain-text"], "priority": "preferred", "exec": ["/bin/sh", "-c", "basename \"$0\"; cat \"$0\"; echo \"$1\" | sed 's|file://.*/|URI:|'", "%i", "%u"] } }"#
         )
         let result = ExternalFixtures.load([dir.path])
         let input = GeneratorInput(bytes: Array("payload".utf8), filename: "a b.qqq", resolver: TypeResolver(catalog: result.catalog))
