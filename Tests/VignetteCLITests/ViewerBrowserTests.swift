@@ -53,6 +53,9 @@ struct ViewerBrowserTests {
         }
         #expect(colours.count > 50, "the screenshot of \(sample) has only \(colours.count) colours")
         #expect(dark > 10_000, "the screenshot of \(sample) has no dark header or text (\(dark) dark pixels)")
-        try? FileManager.default.copyItem(atPath: shot, toPath: NSTemporaryDirectory() + "vignette-view-\(sample).png")
+        // Kept for people to look at (the previous run's copy is replaced).
+        let kept = NSTemporaryDirectory() + "vignette-view-\(sample).png"
+        try? FileManager.default.removeItem(atPath: kept)
+        try? FileManager.default.copyItem(atPath: shot, toPath: kept)
     }
 }
