@@ -14,12 +14,19 @@ let package = Package(
         .library(name: "VignetteCore", targets: ["VignetteCore"]),
         .library(name: "VignetteImaging", targets: ["VignetteImaging"]),
         .library(name: "VignetteGenerators", targets: ["VignetteGenerators"]),
+        .library(name: "VignetteServer", targets: ["VignetteServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/JohnSundell/Ink", from: "0.6.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         .target(
@@ -49,12 +56,30 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "VignetteServer",
+            dependencies: [
+                "VignetteCore", "VignetteImaging", "VignetteGenerators",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "VignetteCLI",
             dependencies: [
                 "VignetteCore",
                 "VignetteImaging",
                 "VignetteGenerators",
+                "VignetteServer",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -75,6 +100,17 @@ let package = Package(
         .testTarget(
             name: "VignetteGeneratorsTests",
             dependencies: ["VignetteGenerators", "VignetteImaging", "VignetteCore"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "VignetteServerTests",
+            dependencies: [
+                "VignetteServer", "VignetteCore", "VignetteGenerators", "VignetteImaging",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
