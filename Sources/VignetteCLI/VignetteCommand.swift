@@ -16,9 +16,10 @@ struct VignetteCommand: ParsableCommand {
               vignette type --mime ~/Downloads/*       PATH<TAB>MIME lines
               vignette types --tree                    the type hierarchy
               vignette thumbnail -o thumbs/ *.jpg      256-pixel thumbnails
+              vignette serve --root ~/Pictures         the HTTP service
             """,
         version: VignetteVersion.string,
-        subcommands: [TypeCommand.self, TypesCommand.self, ThumbnailCommand.self]
+        subcommands: [TypeCommand.self, TypesCommand.self, ThumbnailCommand.self, ServeCommand.self, HealthcheckCommand.self]
     )
 }
 
