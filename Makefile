@@ -3,7 +3,7 @@ SWIFT ?= swift
 # Parallel build jobs; the CI machines have 2 cores.
 JOBS ?= $(shell nproc)
 
-.PHONY: all demo test build release deps test-deps install clean
+.PHONY: all demo test build release deps test-deps install image-check serve-bench clean
 
 PREFIX ?= /usr/local
 
@@ -33,6 +33,14 @@ test: test-deps
 ## install: release build into $(PREFIX)/bin with data in $(PREFIX)/share/vignette (the Dockerfile runs the same script).
 install: deps
 	@scripts/install.sh $(PREFIX)
+
+## image-check: the Dockerfile's build and runtime steps without Docker (install to a temp prefix, serve, healthcheck, SIGTERM).
+image-check: deps
+	@scripts/image-check.sh
+
+## serve-bench: load test of `vignette serve` with wrk, nginx as the ceiling (see bench/serve.sh).
+serve-bench: deps
+	@bench/serve.sh
 
 clean:
 	rm -rf .build out

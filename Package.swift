@@ -15,12 +15,19 @@ let package = Package(
         .library(name: "VignetteImaging", targets: ["VignetteImaging"]),
         .library(name: "VignetteGenerators", targets: ["VignetteGenerators"]),
         .library(name: "VignetteCache", targets: ["VignetteCache"]),
+        .library(name: "VignetteServer", targets: ["VignetteServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/JohnSundell/Ink", from: "0.6.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         .target(
@@ -53,6 +60,17 @@ let package = Package(
         .target(
             name: "VignetteCache",
             dependencies: ["VignetteCore", "VignetteImaging", .product(name: "Crypto", package: "swift-crypto")],
+            name: "VignetteServer",
+            dependencies: [
+                "VignetteCore", "VignetteImaging", "VignetteGenerators",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -62,6 +80,10 @@ let package = Package(
                 "VignetteImaging",
                 "VignetteGenerators",
                 "VignetteCache",
+                "VignetteServer",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -88,6 +110,14 @@ let package = Package(
         .testTarget(
             name: "VignetteCacheTests",
             dependencies: ["VignetteCache", "VignetteCore", "VignetteImaging"],
+            name: "VignetteServerTests",
+            dependencies: [
+                "VignetteServer", "VignetteCore", "VignetteGenerators", "VignetteImaging",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
         .testTarget(

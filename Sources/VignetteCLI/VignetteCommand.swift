@@ -21,11 +21,12 @@ struct VignetteCommand: ParsableCommand {
               vignette which photo.jpg                 which generator answers, and why
               vignette generators                      every generator, its types and limits
               vignette batch ~/Pictures                fill the desktop's thumbnail cache
+              vignette serve --root ~/Pictures         the HTTP service
             """,
         version: VignetteVersion.string,
         subcommands: [
             TypeCommand.self, TypesCommand.self, ThumbnailCommand.self, PreviewCommand.self, ViewCommand.self,
-            WhichCommand.self, GeneratorsCommand.self, BatchCommand.self,
+            WhichCommand.self, GeneratorsCommand.self, BatchCommand.self, ServeCommand.self, HealthcheckCommand.self,
         ]
     )
 }

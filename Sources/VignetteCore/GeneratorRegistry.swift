@@ -110,6 +110,8 @@ public final class GeneratorRegistry: @unchecked Sendable {
         public let generator: String
         /// What happened.
         public let outcome: Outcome
+        /// The error code of a failure (`.limitExceeded` for a pixel bomb), so edges can tell refusals from damage.
+        public var errorCode: VignetteError.Code? = nil
 
         /// Whether the generator failed or was skipped (as opposed to succeeding or declining).
         public var isProblem: Bool {
@@ -175,10 +177,10 @@ public final class GeneratorRegistry: @unchecked Sendable {
             } catch let error as VignetteError where error.code == .declined {
                 attempts.append(Attempt(generator: id, outcome: .declined(error.reason)))
             } catch let error as VignetteError {
-                attempts.append(Attempt(generator: id, outcome: .failed(error.reason)))
+                attempts.append(Attempt(generator: id, outcome: .failed(error.reason), errorCode: error.code))
                 if firstProblem == nil { firstProblem = error }
             } catch {
-                attempts.append(Attempt(generator: id, outcome: .failed("\(error)")))
+                attempts.append(Attempt(generator: id, outcome: .failed("\(error)"), errorCode: .io))
                 if firstProblem == nil { firstProblem = VignetteError(.io, "\(error)") }
             }
         }

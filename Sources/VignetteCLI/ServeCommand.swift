@@ -1,0 +1,106 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Metrics
+import Prometheus
+import VignetteCore
+import VignetteServer
+
+/// `vignette serve`: the HTTP preview service.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve thumbnails and previews over HTTP.",
+        discussion: """
+            Files are served by path relative to --root only (no "..", no absolute paths, no \
+            symbolic links out of the root: such requests get 404). Uploads (POST) are previewed \
+            from their bytes and name. At most --concurrency generations run at once and \
+            --queue more wait; beyond that the answer is 503 with Retry-After, and a request \
+            waiting longer than --timeout gets 504. SIGTERM or SIGINT stops accepting \
+            connections, lets in-flight requests finish, and exits 0. One structured log line \
+            per request goes to stderr; the bound address is printed on stdout.
+
+            Endpoints: GET/POST /v1/thumbnail, GET/POST /v1/preview, GET /v1/type, \
+            GET /v1/generators, GET /view, GET /healthz, GET /readyz, GET /metrics.
+
+            Examples:
+              vignette serve --root ~/Pictures --cache-dir /var/cache/vignette
+              curl 'http://127.0.0.1:8080/v1/thumbnail?path=cat.jpg&size=128' -o cat.png
+              curl --data-binary @report.pdf 'http://127.0.0.1:8080/v1/thumbnail?filename=report.pdf' -o t.png
+            """
+    )
+
+    @Option(name: .long, help: "Address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(name: .long, help: "Port to listen on (0: any free port, printed on stdout).")
+    var port = 8080
+
+    @Option(name: .long, help: ArgumentHelp("The directory whose files may be previewed.", valueName: "DIR"))
+    var root: String
+
+    @Option(name: .long, help: ArgumentHelp("Keep generated thumbnails here between requests.", valueName: "DIR"))
+    var cacheDir: String?
+
+    @Option(name: .long, help: ArgumentHelp("Largest upload in bytes.", valueName: "BYTES"))
+    var maxUpload = 64 << 20
+
+    @Option(name: .long, help: "Generations running at once (default: the number of cores).")
+    var concurrency: Int?
+
+    @Option(name: .long, help: "Generations waiting for a worker before requests get 503.")
+    var queue = 32
+
+    @Option(name: .long, help: ArgumentHelp("Longest a request may take, in seconds (then 504).", valueName: "SECONDS"))
+    var timeout: Double = 30
+
+    @OptionGroup var registryOptions: RegistryOptions
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, not \(port)") }
+        guard maxUpload > 0 else { throw ValidationError("--max-upload must be positive") }
+        if let concurrency, concurrency < 1 { throw ValidationError("--concurrency must be at least 1") }
+        guard queue >= 0 else { throw ValidationError("--queue must not be negative") }
+        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+    }
+
+    func run() throws {
+        guard let servedRoot = ServedRoot(root) else {
+            throw VignetteError(.notFound, path: root, "the root is not an existing directory")
+        }
+        let registry = try registryOptions.makeRegistry()
+        let cache = try cacheDir.map { try ThumbnailCache(directory: $0) }
+        let configuration = ServerConfiguration(
+            root: servedRoot, cache: cache, maxUploadBytes: maxUpload,
+            concurrency: concurrency ?? ProcessInfo.processInfo.activeProcessorCount, queue: queue, timeoutSeconds: timeout)
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        let metricsRegistry = PrometheusCollectorRegistry()
+        // The one bootstrap of the process: libraries' metrics land in the same registry as ours.
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metricsRegistry))
+        let service = VignetteService(configuration: configuration, registry: registry, metricsRegistry: metricsRegistry)
+        let host = self.host
+        let port = self.port
+        let outcome = ServeOutcome()
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            do {
+                try await service.run(host: host, port: port) { bound in
+                    FileHandle.standardOutput.write(Data("vignette: listening on http://\(host):\(bound)\n".utf8))
+                }
+            } catch {
+                outcome.error = error
+            }
+            done.signal()
+        }
+        done.wait()
+        if let error = outcome.error {
+            Diagnostics.report(error)
+            throw ExitCode(1)
+        }
+    }
+}
+
+/// How the server task ended, read after it signalled.
+final class ServeOutcome: @unchecked Sendable {
+    var error: (any Error)?
+}

@@ -1,0 +1,38 @@
+import Foundation
+import Hummingbird
+import HTTPTypes
+import Logging
+
+/// Logs one structured line per request and counts it in the metrics; turns router errors
+/// (no such route, wrong method) into the JSON error body.
+struct AccessLogMiddleware: RouterMiddleware {
+    typealias Context = VignetteRequestContext
+    let service: VignetteService
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = DispatchTime.now().uptimeNanoseconds
+        service.metrics.requestsInFlight(service.state.requestsInFlight(adding: 1))
+        defer { service.metrics.requestsInFlight(service.state.requestsInFlight(adding: -1)) }
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch {
+            response = service.errorResponse(error)
+        }
+        let elapsed = DispatchTime.now().uptimeNanoseconds - start
+        let route = context.endpointPath ?? "unmatched"
+        service.metrics.request(route: route, status: response.status.code, nanoseconds: Int64(elapsed))
+        service.logger.info(
+            "request",
+            metadata: [
+                "method": "\(request.method.rawValue)",
+                "path": "\(request.uri.path)",
+                "route": "\(route)",
+                "status": "\(response.status.code)",
+                "duration_ms": "\(String(format: "%.2f", Double(elapsed) / 1e6))",
+                "bytes": "\(response.body.contentLength.map(String.init) ?? "-")",
+                "request_id": "\(context.id)",
+            ])
+        return response
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// What the service serves and the limits it keeps.
+public struct ServerConfiguration: Sendable {
+    /// The directory whose files may be previewed by path.
+    public var root: ServedRoot
+    /// Where generated thumbnails are kept between requests, if anywhere.
+    public var cache: ThumbnailCache?
+    /// Largest request body (upload) in bytes.
+    public var maxUploadBytes: Int
+    /// Generator calls running at once.
+    public var concurrency: Int
+    /// Generator calls waiting for a worker; beyond concurrency + queue the answer is 503.
+    public var queue: Int
+    /// Longest a request may wait for its result, in seconds; past it the answer is 504.
+    public var timeoutSeconds: Double
+    /// `max-age` for responses about files by path, in seconds.
+    public var maxAgeSeconds: Int
+
+    /// Creates a configuration (nil concurrency: one worker per core); defaults: 64 MiB uploads, one worker per core, 32 queued, 30 s, 1 hour.
+    public init(
+        root: ServedRoot, cache: ThumbnailCache? = nil, maxUploadBytes: Int = 64 << 20,
+        concurrency: Int? = nil, queue: Int = 32,
+        timeoutSeconds: Double = 30, maxAgeSeconds: Int = 3600
+    ) {
+        self.root = root
+        self.cache = cache
+        self.maxUploadBytes = maxUploadBytes
+        self.concurrency = concurrency ?? ProcessInfo.processInfo.activeProcessorCount
+        self.queue = queue
+        self.timeoutSeconds = timeoutSeconds
+        self.maxAgeSeconds = maxAgeSeconds
+    }
+}

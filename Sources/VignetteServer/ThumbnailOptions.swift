@@ -1,0 +1,60 @@
+public import VignetteCore
+public import VignetteImaging
+
+/// The thumbnail options a request gives in its query: `size`, `scale`, `format`, `icon`.
+public struct ThumbnailOptions: Sendable, Equatable {
+    /// Longest side in points (1–2048; default 256).
+    public var size = 256
+    /// Pixels per point (1–4; default 1).
+    public var scale = 1
+    /// PNG (default) or JPEG.
+    public var format = ImageFormat.png
+    /// Whether the thumbnail is decorated as an icon.
+    public var icon = false
+
+    /// The largest `size`.
+    public static let maxSize = 2048
+    /// The largest `scale`.
+    public static let maxScale = 4
+
+    /// Default options.
+    public init() {}
+
+    /// Options from a query; throws `.invalidRequest` naming the bad parameter.
+    public init(query: [String: String]) throws {
+        if let text = query["size"] { size = try Self.integer("size", text, 1...Self.maxSize) }
+        if let text = query["scale"] { scale = try Self.integer("scale", text, 1...Self.maxScale) }
+        if let text = query["format"] {
+            switch text.lowercased() {
+            case "png": format = .png
+            case "jpeg", "jpg": format = .jpeg
+            default: throw VignetteError(.invalidRequest, "format must be png or jpeg, not \(text)")
+            }
+        }
+        if let text = query["icon"] {
+            switch text {
+            case "0", "false": icon = false
+            case "1", "true": icon = true
+            default: throw VignetteError(.invalidRequest, "icon must be 0 or 1, not \(text)")
+            }
+        }
+    }
+
+    /// The core request.
+    public var request: ThumbnailRequest {
+        ThumbnailRequest(maxPixelSize: size, scale: scale, iconMode: icon)
+    }
+
+    /// The options as key parts (for ETags and cache keys).
+    var keyParts: [String] { ["size=\(size)", "scale=\(scale)", "format=\(format.rawValue)", "icon=\(icon)"] }
+
+    /// The media type of the encoded thumbnail.
+    var contentType: String { format == .png ? "image/png" : "image/jpeg" }
+
+    static func integer(_ name: String, _ text: String, _ range: ClosedRange<Int>) throws -> Int {
+        guard let value = Int(text), range.contains(value) else {
+            throw VignetteError(.invalidRequest, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(text)")
+        }
+        return value
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Hummingbird
+import HTTPTypes
+import NIOCore
+import VignetteCore
+
+extension VignetteService {
+    /// Runs a route, answering any error as the JSON error body.
+    func respond(_ body: () async throws -> Response) async -> Response {
+        do {
+            return try await body()
+        } catch {
+            return errorResponse(error)
+        }
+    }
+
+    /// The JSON error response for `error`.
+    func errorResponse(_ error: any Error) -> Response {
+        var headers: HTTPFields = [:]
+        let failure: HTTPFailure
+        switch error {
+        case let e as HTTPFailure:
+            failure = e
+        case let e as VignetteError:
+            failure = HTTPFailure(e.httpStatus, code: e.httpStatus == .notFound ? "not-found" : e.code.rawValue, e.httpMessage)
+        case WorkPool.Refusal.overloaded:
+            failure = HTTPFailure(.serviceUnavailable, code: "overloaded", "too many requests in progress; try again shortly")
+            headers[.retryAfter] = "1"
+        case WorkPool.Refusal.timedOut:
+            failure = HTTPFailure(.gatewayTimeout, code: "timeout", "no result within \(Self.seconds(configuration.timeoutSeconds))")
+        case is CancellationError:
+            failure = HTTPFailure(.serviceUnavailable, code: "cancelled", "the request was cancelled")
+        case let e as any HTTPResponseError:
+            failure = HTTPFailure(e.status, code: e.status == .notFound ? "not-found" : "http-\(e.status.code)", e.status.reasonPhrase.lowercased())
+        default:
+            logger.error("unexpected error", metadata: ["error": "\(error)"])
+            failure = HTTPFailure(.internalServerError, code: "internal", "internal error")
+        }
+        return Self.json(["error": ["code": failure.code, "message": failure.message]], status: failure.status, headers: headers)
+    }
+
+    /// A JSON response (sorted keys, slashes unescaped).
+    static func json(_ object: Any, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return body(Array(data) + [0x0A], contentType: "application/json", status: status, headers: headers)
+    }
+
+    /// A response carrying `bytes`.
+    static func body(_ bytes: [UInt8], contentType: String, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        var fields = headers
+        fields[.contentType] = contentType
+        fields[.contentLength] = String(bytes.count)
+        return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// The query as a dictionary (values decoded once; the first of repeated keys wins).
+    static func query(_ request: Request) -> [String: String] {
+        var result: [String: String] = [:]
+        for (key, value) in request.uri.queryParameters where result[String(key)] == nil {
+            result[String(key)] = String(value)
+        }
+        return result
+    }
+
+    /// "30 s", "0.5 s".
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+
+    /// The real path of the request's `path` parameter below the root, or 404/400.
+    func servedFile(_ query: [String: String]) throws -> (path: String, status: stat) {
+        guard let relative = query["path"] else { throw VignetteError(.invalidRequest, "the path parameter is required") }
+        guard let real = configuration.root.resolve(relative) else { throw HTTPFailure.notFound }
+        var st = stat()
+        guard stat(real, &st) == 0 else { throw HTTPFailure.notFound }
+        return (real, st)
+    }
+
+    /// The content key of a file by path and the options of the response.
+    func key(_ kind: String, file: (path: String, status: stat), _ options: [String]) -> ContentKey {
+        let mtime = "\(file.status.st_mtim.tv_sec).\(file.status.st_mtim.tv_nsec)"
+        return ContentKey([kind, VignetteServiceVersion.string, file.path, String(file.status.st_size), mtime, String(file.status.st_ino)] + options)
+    }
+
+    /// 304 when the request's `If-None-Match` names `key`.
+    func notModified(_ request: Request, _ key: ContentKey) -> Response? {
+        guard let header = request.headers[.ifNoneMatch], key.matches(ifNoneMatch: header) else { return nil }
+        return Response(status: .notModified, headers: [.eTag: key.etag, .cacheControl: cacheControl])
+    }
+
+    /// `Cache-Control` for responses about files by path.
+    var cacheControl: String { "public, max-age=\(configuration.maxAgeSeconds)" }
+
+    /// The request body, refused with 413 beyond the upload limit without reading the rest.
+    func upload(_ request: Request, _ context: VignetteRequestContext) async throws -> [UInt8] {
+        let limit = configuration.maxUploadBytes
+        let tooLarge = HTTPFailure(.contentTooLarge, code: "too-large", "upload is over the limit of \(ByteCount.text(limit))")
+        if let text = request.headers[.contentLength], let length = Int(text), length > limit {
+            // Closing the input stops the server from draining a body nobody will use.
+            context.channel.close(mode: .input, promise: nil)
+            throw tooLarge
+        }
+        do {
+            let buffer = try await request.body.collect(upTo: limit)
+            return Array(buffer.readableBytesView)
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+            context.channel.close(mode: .input, promise: nil)
+            throw tooLarge
+        }
+    }
+}
+
+/// The version that goes into keys, so a new release does not reuse an old one's cached output.
+enum VignetteServiceVersion {
+    static let string = "0.1.0"
+}

@@ -1,0 +1,85 @@
+import Foundation
+public import Hummingbird
+public import Logging
+public import NIOCore
+public import Prometheus
+import ServiceLifecycle
+public import VignetteCore
+
+/// The HTTP preview service: routes over a generator registry, a served root and a work pool.
+///
+/// Build one, then either `router()` (tests through the router) or `application(…)` (a
+/// real server), or `run(…)`, which also stops gracefully on SIGTERM/SIGINT. Every route
+/// answers errors as `{"error":{"code":…,"message":…}}`.
+public final class VignetteService: Sendable {
+    /// Limits and the served root.
+    public let configuration: ServerConfiguration
+    /// The generators.
+    public let registry: GeneratorRegistry
+    /// Type resolution over the registry's catalog.
+    let resolver: TypeResolver
+    /// Where generator calls run.
+    public let pool: WorkPool
+    /// The Prometheus registry behind `/metrics`.
+    public let metricsRegistry: PrometheusCollectorRegistry
+    let metrics: ServerMetrics
+    /// The access log and service messages.
+    public let logger: Logger
+    let state = ServiceState()
+
+    /// A service over `registry`, with metrics in `metricsRegistry` and messages to `logger`.
+    public init(
+        configuration: ServerConfiguration, registry: GeneratorRegistry,
+        metricsRegistry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+        logger: Logger = Logger(label: "vignette.serve")
+    ) {
+        self.configuration = configuration
+        self.registry = registry
+        self.resolver = TypeResolver(catalog: registry.catalog)
+        self.pool = WorkPool(concurrency: configuration.concurrency, queue: configuration.queue)
+        self.metricsRegistry = metricsRegistry
+        self.metrics = ServerMetrics(factory: PrometheusMetricsFactory(registry: metricsRegistry))
+        self.logger = logger
+    }
+
+    /// The router with every route and the access-log middleware.
+    public func router() -> Router<VignetteRequestContext> {
+        let router = Router(context: VignetteRequestContext.self)
+        router.middlewares.add(AccessLogMiddleware(service: self))
+        router.get("/v1/thumbnail") { request, context in await self.respond { try await self.thumbnail(path: request, context) } }
+        router.post("/v1/thumbnail") { request, context in await self.respond { try await self.thumbnail(upload: request, context) } }
+        router.get("/v1/preview") { request, context in await self.respond { try await self.preview(path: request, context) } }
+        router.post("/v1/preview") { request, context in await self.respond { try await self.preview(upload: request, context) } }
+        router.get("/v1/type") { request, context in await self.respond { try await self.type(request, context) } }
+        router.get("/v1/generators") { _, _ in await self.respond { try self.generatorList() } }
+        router.get("/view") { request, context in await self.respond { try await self.view(request, context) } }
+        router.get("/healthz") { _, _ in Self.json(["status": "ok"]) }
+        router.get("/readyz") { _, _ in self.readiness() }
+        router.get("/metrics") { _, _ in self.metricsText() }
+        return router
+    }
+
+    /// A Hummingbird application serving `router()` on `host:port` (port 0: any free port).
+    ///
+    /// `onRunning` receives the bound port once the server listens.
+    public func application(
+        host: String, port: Int, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        Application(
+            router: router(),
+            configuration: .init(address: .hostname(host, port: port), serverName: "vignette"),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
+            logger: logger
+        )
+    }
+
+    /// Serves until SIGTERM or SIGINT, then stops accepting, lets in-flight requests finish
+    /// (at most the request timeout plus `grace` seconds) and returns.
+    public func run(host: String, port: Int, grace: Double = 5, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let app = DrainingService(base: application(host: host, port: port, onRunning: onRunning), state: state)
+        var config = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        config.maximumGracefulShutdownDuration = .milliseconds(Int64((configuration.timeoutSeconds + grace) * 1000))
+        try await ServiceGroup(configuration: config).run()
+        pool.shutdown()
+    }
+}

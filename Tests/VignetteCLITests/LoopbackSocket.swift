@@ -1,0 +1,56 @@
+import Foundation
+
+/// A blocking TCP connection to 127.0.0.1, for driving a real server byte by byte.
+final class LoopbackSocket {
+    private let fd: Int32
+
+    /// Connects to `port`; every read waits at most `timeout` seconds (a hang guard).
+    init?(port: Int, timeout: Int = 30) {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        var tv = timeval(tv_sec: timeout, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        if connected != 0 {
+            close(fd)
+            return nil
+        }
+    }
+
+    deinit { close(fd) }
+
+    /// Sends all of `bytes`.
+    func send(_ bytes: [UInt8]) {
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n <= 0 { return }
+            sent += n
+        }
+    }
+
+    /// Everything until the peer closes (or the read timeout).
+    func readToEnd() -> [UInt8] {
+        var result: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { break }
+            result += buffer[..<n]
+        }
+        return result
+    }
+
+    /// One GET with `Connection: close`; the whole response.
+    static func get(port: Int, _ path: String) -> String? {
+        guard let socket = LoopbackSocket(port: port) else { return nil }
+        socket.send(Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
+        return String(decoding: socket.readToEnd(), as: UTF8.self)
+    }
+}

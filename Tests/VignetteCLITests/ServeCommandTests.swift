@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+/// A `vignette serve` process on a free port, its stdout read until it says where it listens.
+final class ServeProcess: @unchecked Sendable {
+    let process = Process()
+    let port: Int
+    let root: String
+
+    init(arguments: [String] = []) throws {
+        root = try CLI.tempDirectory()
+        try Data("hello from the served root\n".utf8).write(to: URL(fileURLWithPath: root + "/notes.txt"))
+        process.executableURL = URL(fileURLWithPath: CLI.binary)
+        process.arguments = ["serve", "--port", "0", "--root", root] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The first stdout line is "vignette: listening on http://127.0.0.1:PORT".
+        var line: [UInt8] = []
+        while !line.contains(0x0A) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line += chunk
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let portText = text.split(separator: ":").last?.trimmingCharacters(in: .whitespacesAndNewlines), let port = Int(portText) else {
+            process.terminate()
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "no port in \(text)"])
+        }
+        self.port = port
+    }
+
+    /// Waits for the process to end (at most `deadline` seconds, then kills it) and returns its status.
+    func waitForExit(deadline: TimeInterval = 60) -> Int32? {
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            self.process.waitUntilExit()
+            done.signal()
+        }
+        if done.wait(timeout: .now() + deadline) == .timedOut {
+            kill(process.processIdentifier, SIGKILL)
+            return nil
+        }
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        try? FileManager.default.removeItem(atPath: root)
+    }
+}
+
+@Suite("vignette serve (the real binary)")
+struct ServeCommandTests {
+    @Test func sigtermLetsAnInFlightRequestFinishThenExitsZero() throws {
+        let server = try ServeProcess()
+        #expect(LoopbackSocket.get(port: server.port, "/healthz")?.hasPrefix("HTTP/1.1 200 OK") == true)
+        // An upload whose body is only half sent: the request is in flight until we finish it.
+        let body = Array(repeating: UInt8(ascii: "a"), count: 4000)
+        let upload = try #require(LoopbackSocket(port: server.port))
+        upload.send(Array("POST /v1/preview?filename=notes.txt&format=text HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.count)\r\n\r\n".utf8))
+        upload.send(Array(body[..<2000]))
+        // Wait (bounded) until the server counts it: the metrics request itself plus the upload.
+        var inFlight = false
+        for _ in 0..<600 where !inFlight {
+            inFlight = LoopbackSocket.get(port: server.port, "/metrics")?.contains("vignette_http_requests_in_flight 2") == true
+            if !inFlight { usleep(50_000) }
+        }
+        #expect(inFlight)
+        kill(server.process.processIdentifier, SIGTERM)
+        upload.send(Array(body[2000...]))
+        let response = String(decoding: upload.readToEnd(), as: UTF8.self)
+        #expect(response.hasPrefix("HTTP/1.1 200 OK"))
+        #expect(response.lowercased().contains("\r\ncontent-length: "))
+        #expect(response.contains("Printable strings"))
+        #expect(server.waitForExit() == 0)
+    }
+
+    @Test func aMissingRootIsReportedAndExits1() throws {
+        let result = try CLI.run(["serve", "--port", "0", "--root", "/nonexistent/dir"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "vignette: /nonexistent/dir: the root is not an existing directory\n")
+    }
+
+    @Test func healthcheckSaysWhetherTheServerAnswers() throws {
+        let server = try ServeProcess()
+        let healthy = try CLI.run(["healthcheck", "--port", String(server.port)])
+        #expect(healthy.status == 0)
+        kill(server.process.processIdentifier, SIGTERM)
+        #expect(server.waitForExit() == 0)
+        let down = try CLI.run(["healthcheck", "--port", String(server.port)])
+        #expect(down.status == 1)
+        #expect(down.stderr == "vignette: http://127.0.0.1:\(server.port)/healthz did not answer\n")
+    }
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The Debian packages the vignette binary needs at run time (the container's runtime stage),
+# one place for both the Dockerfile and `make image-check`.
+#
+#   scripts/docker-runtime-deps.sh --list      print them, one a line
+#   scripts/docker-runtime-deps.sh --install   apt-get install them (the Dockerfile runs this)
+#   scripts/docker-runtime-deps.sh --check     exit 1 naming any that is not installed
+set -euo pipefail
+packages=(libjpeg62-turbo libpng16-16 libfreetype6 zlib1g libbz2-1.0 liblzma5 fonts-dejavu-core)
+
+case "${1:---list}" in
+  --list) printf '%s\n' "${packages[@]}" ;;
+  --install)
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${packages[@]}"
+    rm -rf /var/lib/apt/lists/* ;;
+  --check)
+    missing=()
+    for p in "${packages[@]}"; do
+      status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+      [[ "$status" == "install ok installed" ]] || missing+=("$p")
+    done
+    if ((${#missing[@]})); then echo "missing runtime packages: ${missing[*]}" >&2; exit 1; fi ;;
+  *) echo "usage: $0 --list|--install|--check" >&2; exit 2 ;;
+esac

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Exercises the Dockerfile's steps without a Docker engine (there is none on the build machines):
+# the build stage's install script into a temporary prefix, the runtime stage's package list,
+# then the installed binary's `serve` started the way the image's ENTRYPOINT starts it, probed
+# with the image's HEALTHCHECK command and stopped with SIGTERM (it must exit 0).
+#
+#   scripts/image-check.sh            static Swift runtime, as in the image
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+work=$(mktemp -d)
+trap 'kill "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
+pid=
+scripts/docker-runtime-deps.sh --check
+STATIC_STDLIB=1 scripts/install.sh "$work/opt/vignette" >/dev/null
+bin="$work/opt/vignette/bin/vignette"
+echo "image-check: shared libraries of the installed binary:"
+ldd "$bin" | awk '{print "  " $1}'
+if ldd "$bin" | grep -q 'libswift\|libFoundation'; then
+  echo "image-check: the binary needs the Swift runtime, which the runtime stage does not have" >&2
+  exit 1
+fi
+mkdir -p "$work/data"
+cp Samples/* "$work/data/" 2>/dev/null || true
+port=$((20000 + RANDOM % 20000))
+"$bin" serve --host 127.0.0.1 --port "$port" --root "$work/data" >"$work/out" 2>"$work/log" &
+pid=$!
+for _ in $(seq 100); do
+  grep -q listening "$work/out" 2>/dev/null && break
+  sleep 0.1
+done
+"$bin" healthcheck --port "$port"
+echo "image-check: healthcheck passed on port $port"
+kill -TERM "$pid"
+status=0
+wait "$pid" || status=$?
+pid=
+if [[ $status -ne 0 ]]; then echo "image-check: serve exited $status after SIGTERM" >&2; exit 1; fi
+echo "image-check: serve stopped cleanly on SIGTERM"
