@@ -60,6 +60,9 @@ let package = Package(
         .target(
             name: "VignetteCache",
             dependencies: ["VignetteCore", "VignetteImaging", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "VignetteServer",
             dependencies: [
                 "VignetteCore", "VignetteImaging", "VignetteGenerators",
@@ -110,6 +113,9 @@ let package = Package(
         .testTarget(
             name: "VignetteCacheTests",
             dependencies: ["VignetteCache", "VignetteCore", "VignetteImaging"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "VignetteServerTests",
             dependencies: [
                 "VignetteServer", "VignetteCore", "VignetteGenerators", "VignetteImaging",
