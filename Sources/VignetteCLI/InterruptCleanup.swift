@@ -46,4 +46,13 @@ enum InterruptCleanup {
             sources.append(source)
         }
     }
+
+    /// Removes the handlers, for a command that handles signals itself (`serve` drains its
+    /// in-flight requests on SIGTERM through its service group).
+    static func uninstall() {
+        lock.lock()
+        defer { lock.unlock() }
+        for source in sources { source.cancel() }
+        sources.removeAll()
+    }
 }

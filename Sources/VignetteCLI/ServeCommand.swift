@@ -65,6 +65,9 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
+        // The service group drains in-flight requests on SIGTERM/SIGINT; the CLI's
+        // exit-at-once handlers would cut them off.
+        InterruptCleanup.uninstall()
         guard let servedRoot = ServedRoot(root) else {
             throw VignetteError(.notFound, path: root, "the root is not an existing directory")
         }
