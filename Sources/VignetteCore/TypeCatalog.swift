@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Every known content type, with look-ups by identifier, filename extension, MIME type,
 /// file name and interpreter, and the conformance graph.

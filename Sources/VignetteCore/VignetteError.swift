@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The one error type of Vignette: a code, the file it concerns, and a human sentence.
 ///

@@ -1,7 +1,7 @@
 import Foundation
 public import Hummingbird
 public import Logging
-public import NIOCore
+import NIOCore
 public import Prometheus
 import ServiceLifecycle
 public import VignetteCore
