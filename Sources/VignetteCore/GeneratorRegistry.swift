@@ -10,7 +10,8 @@ import Foundation
 ///
 /// Candidates are tried in order; a generator over its limits is skipped, one that declines
 /// or fails passes the file on, and the first success wins. Register a fallback for
-/// `public.item` and every file gets an answer.
+/// `public.item` and every file gets an answer. A failure coded `.refused` (a pixel bomb) is
+/// final: after it only fallback generators are tried.
 public final class GeneratorRegistry: @unchecked Sendable {
     /// A registered generator and its place in registration order.
     struct Entry {
@@ -110,7 +111,7 @@ public final class GeneratorRegistry: @unchecked Sendable {
         public let generator: String
         /// What happened.
         public let outcome: Outcome
-        /// The error code of a failure (`.limitExceeded` for a pixel bomb), so edges can tell refusals from damage.
+        /// The error code of a failure (`.refused` for a pixel bomb), so edges can tell refusals from damage.
         public var errorCode: VignetteError.Code? = nil
 
         /// Whether the generator failed or was skipped (as opposed to succeeding or declining).
@@ -162,9 +163,14 @@ public final class GeneratorRegistry: @unchecked Sendable {
         // The best-ranked candidate's problem explains the outcome best ("image: corrupt JPEG"),
         // better than the last one's.
         var firstProblem: VignetteError? = nil
+        var refusedBy: String? = nil
         for candidate in candidates(for: input.type, size: input.size, capability: capability) {
             if !allowFallback && candidate.generator.priority <= .fallback { continue }
             let id = candidate.generator.identifier
+            if let refusedBy, candidate.generator.priority > .fallback {
+                attempts.append(Attempt(generator: id, outcome: .skipped("not tried: \(refusedBy) refused the file")))
+                continue
+            }
             if let skip = candidate.skipReason {
                 attempts.append(Attempt(generator: id, outcome: .skipped(skip)))
                 if firstProblem == nil { firstProblem = VignetteError(.limitExceeded, skip) }
@@ -178,7 +184,8 @@ public final class GeneratorRegistry: @unchecked Sendable {
                 attempts.append(Attempt(generator: id, outcome: .declined(error.reason)))
             } catch let error as VignetteError {
                 attempts.append(Attempt(generator: id, outcome: .failed(error.reason), errorCode: error.code))
-                if firstProblem == nil { firstProblem = error }
+                if firstProblem == nil || error.code == .refused { firstProblem = error }
+                if error.code == .refused { refusedBy = id }
             } catch {
                 attempts.append(Attempt(generator: id, outcome: .failed("\(error)"), errorCode: .io))
                 if firstProblem == nil { firstProblem = VignetteError(.io, "\(error)") }

@@ -39,6 +39,11 @@ public struct VignetteError: Error, Sendable, Equatable, CustomStringConvertible
         public static let corrupt = Code(rawValue: "corrupt")
         /// The input exceeds a configured limit (file size, pixel count, time).
         public static let limitExceeded = Code(rawValue: "limit-exceeded")
+        /// The content itself is over a safety limit (a pixel bomb): final for the file.
+        ///
+        /// The registry gives a refused file to no other real generator (another decoder would
+        /// meet the same gigapixels), only to the fallback.
+        public static let refused = Code(rawValue: "refused")
         /// A generator looked at the file and passed it on to the next candidate (not a failure).
         public static let declined = Code(rawValue: "declined")
         /// The caller asked for something that makes no sense (bad size, bad option).

@@ -12,9 +12,9 @@ enum CodecError {
         case VGN_E_TRUNCATED.rawValue:
             return VignetteError(.corrupt, "truncated \(format): \(message)")
         case VGN_E_LIMIT.rawValue:
-            return VignetteError(.limitExceeded, "\(format) over a decoder limit: \(message)")
+            return VignetteError(.refused, "\(format) over a decoder limit: \(message)")
         case VGN_E_NOMEM.rawValue:
-            return VignetteError(.limitExceeded, "out of memory decoding \(format)")
+            return VignetteError(.refused, "out of memory decoding \(format)")
         case VGN_E_STATE.rawValue:
             return VignetteError(.invalidRequest, "\(format) decoder misuse: \(message)")
         default:

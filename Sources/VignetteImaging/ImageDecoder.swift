@@ -174,7 +174,7 @@ public enum ImageDecoder {
         let pixels = width.multipliedReportingOverflow(by: height)
         if pixels.overflow || pixels.partialValue > limits.maxPixels {
             throw VignetteError(
-                .limitExceeded,
+                .refused,
                 "image is \(width) × \(height) pixels (\(pixelCount(Double(width) * Double(height)))), over the limit of \(pixelCount(Double(limits.maxPixels)))")
         }
     }

@@ -7,7 +7,7 @@ extension VignetteError {
         switch code {
         case .notFound, .isDirectory, .notRegularFile, .brokenSymlink, .permissionDenied: .notFound
         case .invalidRequest, .unknownType: .badRequest
-        case .limitExceeded, .corrupt, .unsupported, .declined: .unprocessableContent
+        case .limitExceeded, .refused, .corrupt, .unsupported, .declined: .unprocessableContent
         default: .internalServerError
         }
     }

@@ -53,7 +53,7 @@ extension VignetteService {
         let result = try await pool.run(timeout: configuration.timeoutSeconds) { () throws -> ([UInt8], String) in
             let input = try makeInput()
             let (thumbnail, generator, attempts) = try registry.thumbnail(for: input, request: options.request)
-            if thumbnail.isIcon, let refusal = attempts.first(where: { $0.errorCode == .limitExceeded }),
+            if thumbnail.isIcon, let refusal = attempts.first(where: { $0.errorCode == .refused }),
                 case .failed(let why) = refusal.outcome
             {
                 throw VignetteError(.limitExceeded, path: input.filename, why)

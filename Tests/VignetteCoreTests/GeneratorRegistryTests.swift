@@ -4,7 +4,7 @@ import Testing
 
 /// A generator that records calls and answers as told.
 struct StubGenerator: ThumbnailGenerating, PreviewGenerating {
-    enum Behaviour: Sendable { case succeed, decline, fail }
+    enum Behaviour: Sendable { case succeed, decline, fail, refuse }
     let identifier: String
     let supportedTypes: [String]
     var priority: GeneratorPriority = .standard
@@ -16,6 +16,7 @@ struct StubGenerator: ThumbnailGenerating, PreviewGenerating {
         case .succeed: return GeneratedThumbnail(bitmap: Bitmap(width: 1, height: 1))
         case .decline: throw VignetteError(.declined, "not my kind of \(input.type.identifier)")
         case .fail: throw VignetteError(.corrupt, "stub \(identifier) broke")
+        case .refuse: throw VignetteError(.refused, "image is 65535 × 65535 pixels (4295 MP), over the limit of 100 MP")
         }
     }
 
@@ -103,6 +104,24 @@ struct GeneratorRegistryTests {
             try registry.thumbnail(for: input(), request: ThumbnailRequest(), allowFallback: false)
         }
         #expect(throws: Never.self) { try registry.thumbnail(for: input(), request: ThumbnailRequest()) }
+    }
+
+    @Test func aRefusalIsFinalAndOnlyTheFallbackIsTriedAfterIt() throws {
+        let registry = GeneratorRegistry()
+        registry.register(StubGenerator(identifier: "fallback", supportedTypes: ["public.item"], priority: .fallback))
+        registry.register(StubGenerator(identifier: "other-decoder", supportedTypes: ["public.image"]))
+        registry.register(StubGenerator(identifier: "image", supportedTypes: ["public.jpeg"], behaviour: .refuse))
+        let (_, generator, attempts) = try registry.thumbnail(for: input(), request: ThumbnailRequest())
+        #expect(generator == "fallback")
+        #expect(attempts.map(\.description) == [
+            "image: failed: image is 65535 × 65535 pixels (4295 MP), over the limit of 100 MP",
+            "other-decoder: skipped: not tried: image refused the file",
+            "fallback: succeeded",
+        ])
+        #expect(attempts.first?.errorCode == .refused)
+        #expect(throws: VignetteError(.refused, path: "photo.jpg", "image is 65535 × 65535 pixels (4295 MP), over the limit of 100 MP")) {
+            try registry.thumbnail(for: input(), request: ThumbnailRequest(), allowFallback: false)
+        }
     }
 
     @Test func registeringTheSameIdentifierReplacesTheGenerator() throws {

@@ -91,6 +91,30 @@ struct ExternalLoaderTests {
         #expect(pngCandidates.map(\.generator.identifier).prefix(2) == ["image", "thumbnailer:gdk-pixbuf-thumbnailer"])
     }
 
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: gdkThumbnailer), "needs libgdk-pixbuf2.0-bin"))
+    func aPixelBombRefusedByTheImageGeneratorIsNotHandedToGdkPixbuf() throws {
+        let result = ExternalFixtures.load([], thumbnailers: ["/usr/share/thumbnailers"])
+        let dir = try ExternalScratch()
+        // A valid 65535 × 65535 RGB header (CRCs right) and a token IDAT: what bench/limits.sh makes.
+        let bomb: [UInt8] = [
+            0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52,
+            0x00, 0x00, 0xFF, 0xFF, 0x00, 0x00, 0xFF, 0xFF, 0x08, 0x02, 0x00, 0x00, 0x00, 0x39, 0x67, 0x4E,
+            0x07, 0x00, 0x00, 0x00, 0x0C, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0x60, 0xA0, 0x0C, 0x00,
+            0x00, 0x00, 0x40, 0x00, 0x01, 0xB7, 0x34, 0x7C, 0xEF, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E,
+            0x44, 0xAE, 0x42, 0x60, 0x82,
+        ]
+        try ExternalScratch.writeCloseOnExec(bomb, to: dir.path + "/bomb.png", mode: 0o644)
+        let input = try GeneratorInput(path: dir.path + "/bomb.png", resolver: TypeResolver(catalog: result.catalog))
+        let (thumb, generator, attempts) = try result.registry.thumbnail(for: input, request: ThumbnailRequest(maxPixelSize: 64))
+        #expect(generator == "fallback")
+        #expect(thumb.isIcon)
+        #expect(attempts.map(\.description) == [
+            "image: failed: image is 65535 × 65535 pixels (4295 MP), over the limit of 100 MP",
+            "thumbnailer:gdk-pixbuf-thumbnailer: skipped: not tried: image refused the file",
+            "fallback: succeeded",
+        ])
+    }
+
     @Test func aThumbnailerForVignetteItselfIsSkippedSoItCannotCallItself() throws {
         let dir = try ExternalScratch()
         try dir.write(

@@ -30,7 +30,13 @@ struct EmbeddedImageReader {
         guard catalog.conforms(type, to: "public.jpeg") || catalog.conforms(type, to: "public.png") else {
             throw VignetteError(.declined, "\(entry.name) is \(type.localizedDescription), not a JPEG or PNG image")
         }
-        let image = try thumbnailer.thumbnail(bytes: bytes, type: type, request: request)
-        return GeneratedThumbnail(bitmap: image.bitmap, warnings: image.warnings)
+        do {
+            let image = try thumbnailer.thumbnail(bytes: bytes, type: type, request: request)
+            return GeneratedThumbnail(bitmap: image.bitmap, warnings: image.warnings)
+        } catch let error as VignetteError where error.code == .refused {
+            // Only the stored picture is over the limits: a generator that renders the document
+            // itself may still draw it, so this is no refusal of the file.
+            throw VignetteError(.limitExceeded, "\(entry.name): \(error.reason)")
+        }
     }
 }

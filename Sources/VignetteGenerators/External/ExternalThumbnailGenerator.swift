@@ -57,7 +57,8 @@ public struct ExternalThumbnailGenerator: ThumbnailGenerating {
             let image = try thumbnailer.thumbnail(bytes: bytes, type: type, request: request)
             return GeneratedThumbnail(bitmap: image.bitmap, warnings: image.warnings)
         } catch let error as VignetteError {
-            throw VignetteError(error.code, "its output image is unusable: \(error.reason)")
+            // A huge output is the command's fault, not the input's: the next candidate may try.
+            throw VignetteError(error.code == .refused ? .limitExceeded : error.code, "its output image is unusable: \(error.reason)")
         }
     }
 }
