@@ -7,10 +7,13 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <stddef.h>
 #include <unistd.h>
 
-int vgn_spawn(char *const argv[], char *const envp[], const char *cwd, int out_fd, int err_fd, int *pid_out) {
+int vgn_spawn(char *const argv[], char *const envp[], const char *cwd, int out_fd, int err_fd, long long data_limit,
+              int *pid_out) {
     posix_spawn_file_actions_t actions;
     posix_spawnattr_t attr;
     int rc = posix_spawn_file_actions_init(&actions);
@@ -38,6 +41,17 @@ int vgn_spawn(char *const argv[], char *const envp[], const char *cwd, int out_f
 
     pid_t pid = 0;
     if (rc == 0) rc = posix_spawnp(&pid, argv[0], &actions, &attr, argv, envp);
+    if (rc == 0 && data_limit > 0) {
+        /* posix_spawn has no rlimit attribute, and lowering our own limit around the spawn would
+           starve the other threads: cap the child from outside, at once. */
+        struct rlimit cap = {(rlim_t)data_limit, (rlim_t)data_limit};
+        if (prlimit(pid, RLIMIT_DATA, &cap, NULL) != 0) {
+            rc = errno;
+            kill(-pid, SIGKILL);
+            while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
+            }
+        }
+    }
     if (rc == 0 && pid_out != NULL) *pid_out = (int)pid;
     posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&actions);

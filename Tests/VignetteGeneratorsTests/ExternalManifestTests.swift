@@ -40,11 +40,15 @@ struct ExternalManifestTests {
             ),
             (
                 #"{ "generator": { "kind": "text", "types": ["public.png"], "exec": ["tool", "%i"], "tryexec": "tool" } }"#,
-                "key generator.tryexec: unknown key (known: description, exec, identifier, kind, maxFileBytes, mimeTypes, priority, timeoutSeconds, tryExec, types)"
+                "key generator.tryexec: unknown key (known: description, exec, identifier, kind, maxFileBytes, maxMemoryBytes, mimeTypes, priority, timeoutSeconds, tryExec, types)"
             ),
             (
                 #"{ "generator": { "kind": "text", "types": ["public.png"], "exec": ["tool", "%i"], "timeoutSeconds": 0 } }"#,
                 "key generator.timeoutSeconds: must be more than 0 and at most 600 seconds"
+            ),
+            (
+                #"{ "generator": { "kind": "text", "types": ["public.png"], "exec": ["tool", "%i"], "maxMemoryBytes": 1000 } }"#,
+                "key generator.maxMemoryBytes: must be a whole number of bytes, at least 16777216 (16 MiB)"
             ),
             (
                 #"{ "generator": { "kind": "text", "exec": ["tool", "%i"] } }"#,

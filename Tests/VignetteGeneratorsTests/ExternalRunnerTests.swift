@@ -46,6 +46,34 @@ struct ExternalRunnerTests {
         #expect(kill(-outcome.processGroup, 0) == -1 && errno == ESRCH)
     }
 
+    @Test(.enabled(if: ExternalFixtures.installed("python3"), "needs python3"))
+    func aCommandOverItsMemoryCapCannotAllocateAndWithoutTheCapItCan() throws {
+        let allocate = ["python3", "-c", "bytearray(256 << 20)"]
+        let environment = ["PATH": "/usr/bin:/bin"]
+        let capped = try ProcessRunner(timeout: 20, memoryLimit: 64 << 20).run(allocate, directory: "/tmp", environment: environment)
+        #expect(capped.exitStatus == 1)
+        #expect(String(decoding: capped.stderr, as: UTF8.self).hasSuffix("MemoryError\n"))
+        let free = try ProcessRunner(timeout: 20).run(allocate, directory: "/tmp", environment: environment)
+        #expect(free.exitStatus == 0)
+    }
+
+    @Test(.enabled(if: ExternalFixtures.installed("python3"), "needs python3"))
+    func aGeneratorOverItsManifestsMemoryCapFailsAndFallsThrough() throws {
+        let dir = try ExternalScratch()
+        try dir.write("hungry.sh", "#!/bin/sh\nexec python3 -c 'bytearray(256 << 20)'\n", executable: true)
+        try dir.write(
+            "hungry.json",
+            """
+            { "format": 1, "generator": { "kind": "thumbnail", "types": ["public.data"], "priority": "preferred",
+              "exec": ["./hungry.sh", "%i", "%o"], "maxMemoryBytes": 67108864 } }
+            """)
+        let (_, generator, attempts) = try thumbnail(dir)
+        #expect(generator == "fallback")
+        #expect(
+            attempts.first?.description
+                == "hungry: failed: exited with status 1; stderr: Traceback (most recent call last): / File \"<string>\", line 1, in <module> / MemoryError")
+    }
+
     @Test func stdinIsClosedAndStdoutIsCappedAndStragglersAreKilled() throws {
         let runner = ProcessRunner(timeout: 5, stdoutLimit: 4)
         let outcome = try runner.run(

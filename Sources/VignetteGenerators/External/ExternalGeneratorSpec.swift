@@ -31,6 +31,8 @@ public struct ExternalGeneratorSpec: Sendable, Equatable {
     public var timeoutSeconds: Double
     /// Largest input file in bytes; nil for no cap beyond the default.
     public var maxFileBytes: Int?
+    /// Most heap memory a run may use, in bytes (the command's RLIMIT_DATA).
+    public var maxMemoryBytes: Int
     /// The file the generator was declared in.
     public var origin: String
 
@@ -38,7 +40,7 @@ public struct ExternalGeneratorSpec: Sendable, Equatable {
     public init(
         identifier: String, kind: Kind, types: [String], exec: ExecTemplate, tryExec: String? = nil,
         priority: GeneratorPriority = .standard, timeoutSeconds: Double = ExternalGeneratorSpec.defaultTimeout,
-        maxFileBytes: Int? = nil, origin: String
+        maxFileBytes: Int? = nil, maxMemoryBytes: Int = ExternalGeneratorSpec.defaultMaxMemoryBytes, origin: String
     ) {
         self.identifier = identifier
         self.kind = kind
@@ -48,6 +50,7 @@ public struct ExternalGeneratorSpec: Sendable, Equatable {
         self.priority = priority
         self.timeoutSeconds = timeoutSeconds
         self.maxFileBytes = maxFileBytes
+        self.maxMemoryBytes = maxMemoryBytes
         self.origin = origin
     }
 
@@ -57,6 +60,11 @@ public struct ExternalGeneratorSpec: Sendable, Equatable {
     public static let maxTimeout = 600.0
     /// The file-size cap when a manifest sets none (the input is copied for uploads).
     public static let defaultMaxFileBytes = 512 << 20
+    /// The memory cap when a manifest sets none: 2 GiB, five times what a 100 MP RGBA image
+    /// needs, far below what a pixel bomb would take (gdk-pixbuf asked for 12 GB on one).
+    public static let defaultMaxMemoryBytes = 2 << 30
+    /// The smallest memory cap a manifest may set (below it even an interpreter cannot start).
+    public static let minMaxMemoryBytes = 16 << 20
 
     /// The limits the registry applies before trying the generator.
     public var limits: GeneratorLimits {

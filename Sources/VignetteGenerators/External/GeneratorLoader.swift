@@ -150,7 +150,8 @@ public enum GeneratorLoader {
             }
             let spec = ExternalGeneratorSpec(
                 identifier: g.identifier, kind: g.kind, types: types, exec: g.exec, tryExec: g.tryExec, priority: g.priority,
-                timeoutSeconds: g.timeoutSeconds, maxFileBytes: g.maxFileBytes, origin: manifest.path)
+                timeoutSeconds: g.timeoutSeconds, maxFileBytes: g.maxFileBytes,
+                maxMemoryBytes: g.maxMemoryBytes ?? ExternalGeneratorSpec.defaultMaxMemoryBytes, origin: manifest.path)
             if let why = finder.missingReason(program: g.tryExec ?? g.exec.arguments[0], exec: g.exec) {
                 skipped.append(Skipped(identifier: g.identifier, origin: manifest.path, reason: why))
                 continue

@@ -39,11 +39,14 @@ public struct GeneratorManifest: Sendable {
         public var timeoutSeconds: Double
         /// Largest input file in bytes.
         public var maxFileBytes: Int?
+        /// Most heap memory a run may use, in bytes.
+        public var maxMemoryBytes: Int?
     }
 
     static let topKeys: Set<String> = ["format", "description", "types", "exportedTypes", "importedTypes", "generator"]
     static let generatorKeys: Set<String> = [
         "identifier", "description", "kind", "types", "mimeTypes", "exec", "tryExec", "priority", "timeoutSeconds", "maxFileBytes",
+        "maxMemoryBytes",
     ]
 
     /// Reads and checks a manifest file.
@@ -109,11 +112,18 @@ public struct GeneratorManifest: Sendable {
         if let maxBytes, maxBytes < 1 || maxBytes > Double(Int64.max / 2) || maxBytes.rounded() != maxBytes {
             throw problem(path, "generator.maxFileBytes", "must be a positive whole number of bytes")
         }
+        let maxMemory = try number(g, "maxMemoryBytes", path)
+        if let maxMemory,
+            maxMemory < Double(ExternalGeneratorSpec.minMaxMemoryBytes) || maxMemory > Double(Int64.max / 2) || maxMemory.rounded() != maxMemory
+        {
+            throw problem(path, "generator.maxMemoryBytes", "must be a whole number of bytes, at least \(ExternalGeneratorSpec.minMaxMemoryBytes) (16 MiB)")
+        }
         return GeneratorManifest(
             path: path, declarations: declarations,
             generator: Generator(
                 identifier: identifier, kind: kind, types: types, mimeTypes: mimeTypes, exec: exec, tryExec: tryExec,
-                priority: try priority(g, path), timeoutSeconds: timeout, maxFileBytes: maxBytes.map { Int($0) }))
+                priority: try priority(g, path), timeoutSeconds: timeout, maxFileBytes: maxBytes.map { Int($0) },
+                maxMemoryBytes: maxMemory.map { Int($0) }))
     }
 
     static func execTemplate(_ g: [String: Any], kind: ExternalGeneratorSpec.Kind, path: String) throws -> ExecTemplate {

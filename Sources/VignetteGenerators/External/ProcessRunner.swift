@@ -16,13 +16,18 @@ public struct ProcessRunner: Sendable {
     public var stderrLimit: Int
     /// Time between SIGTERM and SIGKILL after a timeout, in seconds.
     public var killGrace: Double
+    /// Most heap and other private writable memory the command may use (RLIMIT_DATA), in bytes; nil for no cap.
+    public var memoryLimit: Int?
 
     /// Creates a runner.
-    public init(timeout: Double, stdoutLimit: Int = 1 << 20, stderrLimit: Int = 16 << 10, killGrace: Double = 0.5) {
+    public init(
+        timeout: Double, stdoutLimit: Int = 1 << 20, stderrLimit: Int = 16 << 10, killGrace: Double = 0.5, memoryLimit: Int? = nil
+    ) {
         self.timeout = timeout
         self.stdoutLimit = stdoutLimit
         self.stderrLimit = stderrLimit
         self.killGrace = killGrace
+        self.memoryLimit = memoryLimit
     }
 
     /// How a run ended.
@@ -62,7 +67,7 @@ public struct ProcessRunner: Sendable {
         for attempt in 0..<5 {
             rc = Self.withCStrings(arguments) { argv in
                 Self.withCStrings(environment.map { "\($0.key)=\($0.value)" }.sorted()) { envp in
-                    vgn_spawn(argv, envp, directory, outPipe.write, errPipe.write, &pid)
+                    vgn_spawn(argv, envp, directory, outPipe.write, errPipe.write, Int64(memoryLimit ?? 0), &pid)
                 }
             }
             // A script just written may still be open for writing in a child another thread is
