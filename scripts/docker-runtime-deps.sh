@@ -6,7 +6,8 @@
 #   scripts/docker-runtime-deps.sh --install   apt-get install them (the Dockerfile runs this)
 #   scripts/docker-runtime-deps.sh --check     exit 1 naming any that is not installed
 set -euo pipefail
-packages=(libjpeg62-turbo libpng16-16 libfreetype6 zlib1g libbz2-1.0 liblzma5 fonts-dejavu-core)
+# libxml2: Foundation's XML parser (FoundationXML), linked even with the static Swift stdlib.
+packages=(libjpeg62-turbo libpng16-16 libfreetype6 zlib1g libbz2-1.0 liblzma5 libxml2 fonts-dejavu-core)
 
 case "${1:---list}" in
   --list) printf '%s\n' "${packages[@]}" ;;

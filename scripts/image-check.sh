@@ -20,6 +20,21 @@ if ldd "$bin" | grep -q 'libswift\|libFoundation'; then
   echo "image-check: the binary needs the Swift runtime, which the runtime stage does not have" >&2
   exit 1
 fi
+# Every shared library must come from a package the runtime stage gets: the listed ones, what
+# apt installs with them, or what debian:bookworm-slim already has (libc6, libgcc-s1, libstdc++6).
+mapfile -t runtime < <(scripts/docker-runtime-deps.sh --list)
+allowed=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks --no-replaces \
+  --no-enhances "${runtime[@]}" libc6 libgcc-s1 libstdc++6 2>/dev/null | grep -v '^ ' | grep -v '^<' | sort -u)
+unlisted=()
+while read -r lib; do
+  owner=$(dpkg -S "*/$lib" 2>/dev/null | awk -F: '{print $1}' | grep -v ':i386' | head -1)
+  [[ -n "$owner" ]] && grep -qx "$owner" <<<"$allowed" || unlisted+=("$lib (${owner:-no package})")
+done < <(ldd "$bin" | awk '$1 ~ /\.so/ && $1 !~ /^linux-vdso/ {n = split($1, p, "/"); print p[n]}')
+if ((${#unlisted[@]})); then
+  echo "image-check: libraries the runtime stage would not have (add their packages to scripts/docker-runtime-deps.sh): ${unlisted[*]}" >&2
+  exit 1
+fi
+echo "image-check: every library comes from a runtime package or what apt installs with them"
 mkdir -p "$work/data"
 cp Samples/* "$work/data/" 2>/dev/null || true
 port=$((20000 + RANDOM % 20000))
