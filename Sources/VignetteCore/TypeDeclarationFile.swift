@@ -17,6 +17,14 @@ public struct TypeDeclarationFile: Sendable, Decodable {
 
     enum CodingKeys: String, CodingKey { case format, types, exportedTypes, importedTypes }
 
+    /// Creates a file's worth of declarations.
+    init(format: Int = 1, types: [TypeDeclaration], exportedTypes: [TypeDeclaration] = [], importedTypes: [TypeDeclaration] = []) {
+        self.format = format
+        self.types = types
+        self.exportedTypes = exportedTypes
+        self.importedTypes = importedTypes
+    }
+
     /// Decodes the file; every list may be absent.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -39,6 +47,7 @@ public struct TypeDeclarationFile: Sendable, Decodable {
 
     /// Decodes declaration JSON, naming `path` in errors.
     public static func decode(_ data: Data, path: String) throws -> TypeDeclarationFile {
+        if let file = data.withUnsafeBytes({ DeclarationReader.read($0) }) { return file }
         do {
             let file = try JSONDecoder().decode(TypeDeclarationFile.self, from: data)
             guard file.format == 1 else {
