@@ -27,7 +27,7 @@ allowed=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflic
   --no-enhances "${runtime[@]}" libc6 libgcc-s1 libstdc++6 2>/dev/null | grep -v '^ ' | grep -v '^<' | sort -u)
 unlisted=()
 while read -r lib; do
-  owner=$(dpkg -S "*/$lib" 2>/dev/null | awk -F: '{print $1}' | grep -v ':i386' | head -1)
+  owner=$(dpkg -S "*/$lib" 2>/dev/null | awk -F: '{print $1}' | head -1)
   [[ -n "$owner" ]] && grep -qx "$owner" <<<"$allowed" || unlisted+=("$lib (${owner:-no package})")
 done < <(ldd "$bin" | awk '$1 ~ /\.so/ && $1 !~ /^linux-vdso/ {n = split($1, p, "/"); print p[n]}')
 if ((${#unlisted[@]})); then
