@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "VignetteImaging", targets: ["VignetteImaging"]),
         .library(name: "VignetteGenerators", targets: ["VignetteGenerators"]),
         .library(name: "VignetteCache", targets: ["VignetteCache"]),
+        .library(name: "VignetteBatch", targets: ["VignetteBatch"]),
         .library(name: "VignetteServer", targets: ["VignetteServer"]),
     ],
     dependencies: [
@@ -63,9 +64,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "VignetteBatch",
+            dependencies: ["VignetteCore", "VignetteImaging", "VignetteGenerators", "VignetteCache"],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "VignetteServer",
             dependencies: [
-                "VignetteCore", "VignetteImaging", "VignetteGenerators",
+                "VignetteCore", "VignetteImaging", "VignetteGenerators", "VignetteCache",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -83,6 +89,7 @@ let package = Package(
                 "VignetteImaging",
                 "VignetteGenerators",
                 "VignetteCache",
+                "VignetteBatch",
                 "VignetteServer",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -118,7 +125,7 @@ let package = Package(
         .testTarget(
             name: "VignetteServerTests",
             dependencies: [
-                "VignetteServer", "VignetteCore", "VignetteGenerators", "VignetteImaging",
+                "VignetteServer", "VignetteCore", "VignetteGenerators", "VignetteImaging", "VignetteCache",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

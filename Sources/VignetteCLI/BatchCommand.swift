@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
+import VignetteBatch
 import VignetteCache
 import VignetteCore
+import VignetteGenerators
 import VignetteImaging
 
 /// `vignette batch PATH...`: thumbnails for whole trees, into the freedesktop cache or a folder.
@@ -85,11 +87,11 @@ struct BatchCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Longest side with --out (default 256).", valueName: "PX"))
     var size: Int?
 
-    @Option(name: .long, help: "Output format with --out: png or jpeg (default png).")
-    var format: String?
+    @Option(name: .long, help: "Output format with --out: png or jpeg (default png).", transform: ImageFormat.argument(for: "--format"))
+    var format: ImageFormat?
 
     @Option(name: .long, help: "JPEG quality with --format jpeg, 1–100.")
-    var quality = 85
+    var quality = ThumbnailOutput.defaultQuality
 
     @Flag(name: .long, help: "Remake every thumbnail, valid or not.")
     var force = false
@@ -121,7 +123,6 @@ struct BatchCommand: ParsableCommand {
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be between 1 and 256, not \(jobs)") }
         if let size, !(1...4096).contains(size) { throw ValidationError("--size must be between 1 and 4096, not \(size)") }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100, not \(quality)") }
-        if let format, Self.imageFormat(format) == nil { throw ValidationError("--format must be png or jpeg, not \(format)") }
         if out == nil {
             if size != nil { throw ValidationError("--size needs --out (the cache's sizes come from --flavor)") }
             if format != nil { throw ValidationError("--format needs --out (the cache holds PNGs)") }
@@ -130,16 +131,8 @@ struct BatchCommand: ParsableCommand {
         }
     }
 
-    static func imageFormat(_ text: String) -> ImageFormat? {
-        switch text.lowercased() {
-        case "png": .png
-        case "jpeg", "jpg": .jpeg
-        default: nil
-        }
-    }
-
     func run() throws {
-        let registry = try registryOptions.makeRegistry()
+        let pipeline = ThumbnailPipeline(registry: try registryOptions.makeRegistry())
         var walker = BatchWalker(
             recursive: recursive, hidden: hidden, followSymlinks: followSymlinks, includes: include, excludes: exclude, shard: shard)
         let destination: BatchDestination
@@ -151,8 +144,7 @@ struct BatchCommand: ParsableCommand {
                     throw VignetteError(.io, path: out, "cannot create the output directory")
                 }
             }
-            destination = .folder(
-                SourceFile.absolute(out), size: size ?? 256, format: format.flatMap(Self.imageFormat) ?? .png, quality: quality)
+            destination = .folder(SourceFile.absolute(out), size: size ?? 256, output: ThumbnailOutput(format: format ?? .png, quality: quality))
             walker.skippedDirectories = [out]
         } else {
             let cache = ThumbnailCache(root: ThumbnailCache.defaultRoot(), version: VignetteVersion.string)
@@ -161,42 +153,17 @@ struct BatchCommand: ParsableCommand {
             destination = .cache(cache, chosen)
             walker.skippedDirectories = [cache.root]
         }
-        let worker = BatchWorker(registry: registry, destination: destination, force: force, retryFailed: retryFailed, dryRun: dryRun)
+        let worker = BatchWorker(pipeline: pipeline, destination: destination, force: force, retryFailed: retryFailed, dryRun: dryRun)
         let tally = BatchTally()
         let progress = BatchProgress(tally: tally, enabled: isatty(STDERR_FILENO) == 1 && !jsonLines)
-        let recorder = try BatchRecorder(progress: progress, jsonLines: jsonLines, reportPath: report, sheetPath: contactSheet)
-        let workers = jobs ?? ProcessInfo.processInfo.activeProcessorCount
-        let queue = WorkQueue<WalkedFile>(capacity: workers * 4)
+        let recorder = try BatchRecorder(
+            console: progress, jsonLines: jsonLines, listsDryRun: dryRun && !jsonLines, reportPath: report, sheetPath: contactSheet)
+        let batch = BatchRun(walker: walker, worker: worker, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         let interrupt = InterruptFlag()
-        interrupt.install { queue.cancel() }
+        interrupt.install { batch.cancel() }
 
         progress.start()
-        let group = DispatchGroup()
-        let quietDryRun = dryRun && !jsonLines
-        for _ in 0..<workers {
-            group.enter()
-            Thread.detachNewThread {
-                while let file = queue.pop() {
-                    let outcome = worker.process(file)
-                    tally.add(outcome.result)
-                    recorder.record(outcome)
-                    if quietDryRun, outcome.result == .wouldGenerate { progress.printOutput("would generate: \(outcome.path)\n") }
-                }
-                group.leave()
-            }
-        }
-        walker.walk(paths) { file in
-            tally.foundFile()
-            return queue.push(file) && !interrupt.isSet
-        } problem: { error in
-            let outcome = BatchOutcome(path: error.path ?? "", result: .failed, error: error.reason)
-            tally.foundFile()
-            tally.add(.failed)
-            recorder.record(outcome)
-        }
-        tally.finishWalk()
-        queue.close()
-        group.wait()
+        batch.run(paths, tally: tally, recorder: recorder)
         progress.stop()
 
         let snapshot = tally.snapshot()

@@ -1,10 +1,11 @@
 import Foundation
+import VignetteBatch
 
 /// The progress bar on a terminal: done/total (once the walk has ended), rate, ETA, failures.
 ///
 /// A thread redraws it a few times a second; error lines from workers go through `print` so they
 /// clear the bar first instead of mixing with it.
-final class BatchProgress: @unchecked Sendable {
+final class BatchProgress: BatchConsole, @unchecked Sendable {
     private let tally: BatchTally
     private let enabled: Bool
     private let condition = NSCondition()

@@ -51,8 +51,8 @@ struct PreviewCommand: ParsableCommand {
     }
 
     func run() throws {
-        let registry = try registryOptions.makeRegistry()
-        let resolver = TypeResolver(catalog: registry.catalog)
+        let thumbnails = ThumbnailPipeline(registry: try registryOptions.makeRegistry())
+        let previews = PreviewPipeline(registry: thumbnails.registry)
         let request = PreviewRequest(maxBytes: maxBytes, maxLines: maxLines)
         let out = OutputBuffer()
         var failed = false
@@ -60,8 +60,8 @@ struct PreviewCommand: ParsableCommand {
         var printed = 0
         for path in files {
             do {
-                let input = try GeneratorInput(path: path, resolver: resolver)
-                let (preview, generator, attempts) = try registry.preview(for: input, request: request, allowFallback: !noFallback)
+                let rendered = try previews.render(try thumbnails.input(path: path), request: request, allowFallback: !noFallback)
+                let preview = rendered.preview
                 switch format {
                 case .text:
                     if files.count > 1 { out.write((printed > 0 ? "\n" : "") + "==> \(path) <==\n") }
@@ -72,11 +72,11 @@ struct PreviewCommand: ParsableCommand {
                     out.write(preview.html)
                     if !preview.html.hasSuffix("\n") { out.write("\n") }
                 case .json:
-                    objects.append([
-                        "path": path, "type": input.type.identifier, "mime": registry.catalog.preferredMIMEType(of: input.type),
-                        "generator": generator, "title": preview.title, "text": preview.text, "html": preview.html,
-                        "truncated": preview.truncated, "attempts": attempts.map(\.description),
-                    ])
+                    var object = rendered.jsonFields
+                    object["path"] = path
+                    object["mime"] = rendered.mimeType
+                    object["attempts"] = rendered.attempts.map(\.description)
+                    objects.append(object)
                 }
             } catch {
                 failed = true

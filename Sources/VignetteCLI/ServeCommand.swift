@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Metrics
 import Prometheus
+import VignetteCache
 import VignetteCore
 import VignetteServer
 
@@ -72,7 +73,7 @@ struct ServeCommand: ParsableCommand {
             throw VignetteError(.notFound, path: root, "the root is not an existing directory")
         }
         let registry = try registryOptions.makeRegistry()
-        let cache = try cacheDir.map { try ThumbnailCache(directory: $0) }
+        let cache = try cacheDir.map { try ResponseCache(directory: $0) }
         let configuration = ServerConfiguration(
             root: servedRoot, cache: cache, maxUploadBytes: maxUpload,
             concurrency: concurrency ?? ProcessInfo.processInfo.activeProcessorCount, queue: queue, timeoutSeconds: timeout)

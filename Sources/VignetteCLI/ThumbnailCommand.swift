@@ -38,11 +38,13 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(name: .long, help: "Pixels per point (2 for @2x).")
     var scale = 1
 
-    @Option(name: [.short, .customLong("format")], help: "Output format: png or jpeg (default: from -o's extension, else png).")
-    var format: String?
+    @Option(
+        name: [.short, .customLong("format")], help: "Output format: png or jpeg (default: from -o's extension, else png).",
+        transform: ImageFormat.argument(for: "--format"))
+    var format: ImageFormat?
 
     @Option(name: [.short, .customLong("quality")], help: "JPEG quality, 1–100.")
-    var quality = 85
+    var quality = ThumbnailOutput.defaultQuality
 
     @Option(name: [.short, .customLong("jobs")], help: "Files processed at once (default: all cores).")
     var jobs: Int?
@@ -69,9 +71,6 @@ struct ThumbnailCommand: ParsableCommand {
         guard (1...8).contains(scale) else { throw ValidationError("--scale must be between 1 and 8, not \(scale)") }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100, not \(quality)") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-        if let format, ImageFormat(rawValue: format.lowercased() == "jpg" ? "jpeg" : format.lowercased()) == nil {
-            throw ValidationError("--format must be png or jpeg, not \(format)")
-        }
         if files.count > 1, let output, output == "-" || (!output.hasSuffix("/") && !isDirectory(output)) {
             throw ValidationError("several inputs need -o DIR (an existing directory, or a path ending in /), not \(output)")
         }
@@ -84,37 +83,31 @@ struct ThumbnailCommand: ParsableCommand {
 
     /// The output format: --format, else -o's extension, else PNG.
     var outputFormat: ImageFormat {
-        if let format { return format.lowercased().hasPrefix("j") ? .jpeg : .png }
+        if let format { return format }
         if files.count == 1, let output, !isDirectory(output), !output.hasSuffix("/") {
-            let ext = (output as NSString).pathExtension.lowercased()
-            if ext == "jpg" || ext == "jpeg" { return .jpeg }
+            return ImageFormat(pathExtensionOf: output) ?? .png
         }
         return .png
     }
 
     func run() throws {
-        let registry = try registryOptions.makeRegistry()
-        let resolver = TypeResolver(catalog: registry.catalog)
+        let pipeline = ThumbnailPipeline(registry: try registryOptions.makeRegistry())
         let request = ThumbnailRequest(maxPixelSize: size, scale: scale, allowUpscale: upscale, iconMode: icon)
-        let format = outputFormat
-        let destinations = try plan(format: format)
+        let output = ThumbnailOutput(format: outputFormat, quality: quality)
+        let destinations = try plan(format: output.format)
         let failures = Counter()
         for destination in destinations where destination == nil { failures.increment() }
         let workers = min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, max(1, files.count))
-        ParallelWork.run(count: files.count, workers: workers) { index in
+        WorkPool.forEach(count: files.count, workers: workers) { index in
             let input = files[index]
             do {
                 guard let destination = destinations[index] else { return }
-                let file = try GeneratorInput(path: input, resolver: resolver)
-                let (generated, _, attempts) = try registry.thumbnail(for: file, request: request, allowFallback: !noFallback)
-                let image = ThumbnailIcon.apply(generated, input: file, catalog: registry.catalog, request: request)
-                for warning in image.warnings { Diagnostics.warn(path: input, warning) }
-                if generated.isIcon, let problem = attempts.first(where: \.isProblem) {
+                let (rendered, bytes) = try pipeline.make(
+                    try pipeline.input(path: input), request: request, output: output, allowFallback: !noFallback)
+                for warning in rendered.thumbnail.warnings { Diagnostics.warn(path: input, warning) }
+                if let problem = rendered.problem {
                     Diagnostics.warn(path: input, "\(problem); drew the generic icon instead")
                 }
-                let bytes = format == .png
-                    ? try ImageEncoder.png(image.bitmap, keepAlpha: image.bitmap.hasTransparency)
-                    : try ImageEncoder.jpeg(image.bitmap, quality: quality)
                 if destination == "-" {
                     FileHandle.standardOutput.write(Data(bytes))
                 } else {

@@ -37,9 +37,10 @@ struct ViewCommand: ParsableCommand {
     }
 
     func run() throws {
-        let registry = try registryOptions.makeRegistry()
-        let input = try GeneratorInput(path: file, resolver: TypeResolver(catalog: registry.catalog))
-        let page = ViewerPage.render(input, registry: registry, thumbnail: ThumbnailRequest(maxPixelSize: size))
+        let thumbnails = ThumbnailPipeline(registry: try registryOptions.makeRegistry())
+        let previews = PreviewPipeline(registry: thumbnails.registry)
+        let page = ViewerPage.render(
+            try thumbnails.input(path: file), thumbnails: thumbnails, previews: previews, thumbnail: ThumbnailRequest(maxPixelSize: size))
         let destination = output ?? ((file as NSString).lastPathComponent + ".html")
         if destination == "-" {
             FileHandle.standardOutput.write(Data(page.utf8))

@@ -31,11 +31,6 @@ struct VignetteCommand: ParsableCommand {
     )
 }
 
-/// The program's version, shared by `--version`, thumbnails' `Software` key and fail entries.
-enum VignetteVersion {
-    static let string = "0.1.0"
-}
-
 @main
 enum Main {
     static func main() {

@@ -17,7 +17,7 @@ public struct SourceFile: Sendable, Equatable {
     /// Creates the facts directly (tests, or a caller that already has a `stat`).
     public init(path: String, modificationSeconds: Int, modificationNanoseconds: Int = 0, size: Int) {
         self.path = path
-        self.uri = ThumbnailURI.fileURI(forAbsolutePath: path)
+        self.uri = FileURI.string(forAbsolutePath: path)
         self.modificationSeconds = modificationSeconds
         self.modificationNanoseconds = modificationNanoseconds
         self.size = size

@@ -2,19 +2,18 @@ import Foundation
 import CVignetteCodecs
 public import VignetteCore
 
-/// Output formats for thumbnails.
-public enum ImageFormat: String, Sendable, CaseIterable {
-    /// PNG (keeps alpha).
-    case png
-    /// JPEG (alpha composited over a background colour).
-    case jpeg
-
-    /// The usual filename extension.
-    public var fileExtension: String { self == .png ? "png" : "jpg" }
-}
-
 /// Encodes bitmaps as PNG or JPEG through the C shim.
 public enum ImageEncoder {
+    /// `bitmap` encoded as `format`: PNG keeps alpha when the bitmap has any; JPEG at `quality` (1–100).
+    public static func encode(_ bitmap: Bitmap, as format: ImageFormat, quality: Int = 85, text: [(String, String)] = [], compression: Int = 6)
+        throws -> [UInt8]
+    {
+        switch format {
+        case .png: try png(bitmap, keepAlpha: bitmap.hasTransparency, text: text, compression: compression)
+        case .jpeg: try jpeg(bitmap, quality: quality)
+        }
+    }
+
     /// PNG bytes of `bitmap`: RGBA, or RGB when `alpha` is false (fully opaque images), with tEXt chunks.
     public static func png(_ bitmap: Bitmap, keepAlpha: Bool = true, text: [(String, String)] = [], compression: Int = 6) throws -> [UInt8] {
         let channels = keepAlpha ? 4 : 3

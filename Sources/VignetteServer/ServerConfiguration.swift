@@ -1,11 +1,12 @@
 import Foundation
+public import VignetteCache
 
 /// What the service serves and the limits it keeps.
 public struct ServerConfiguration: Sendable {
     /// The directory whose files may be previewed by path.
     public var root: ServedRoot
     /// Where generated thumbnails are kept between requests, if anywhere.
-    public var cache: ThumbnailCache?
+    public var cache: ResponseCache?
     /// Largest request body (upload) in bytes.
     public var maxUploadBytes: Int
     /// Generator calls running at once.
@@ -19,7 +20,7 @@ public struct ServerConfiguration: Sendable {
 
     /// Creates a configuration (nil concurrency: one worker per core); defaults: 64 MiB uploads, one worker per core, 32 queued, 30 s, 1 hour.
     public init(
-        root: ServedRoot, cache: ThumbnailCache? = nil, maxUploadBytes: Int = 64 << 20,
+        root: ServedRoot, cache: ResponseCache? = nil, maxUploadBytes: Int = 64 << 20,
         concurrency: Int? = nil, queue: Int = 32,
         timeoutSeconds: Double = 30, maxAgeSeconds: Int = 3600
     ) {

@@ -1,14 +1,15 @@
 public import VignetteCore
+public import VignetteGenerators
 public import VignetteImaging
 
-/// The thumbnail options a request gives in its query: `size`, `scale`, `format`, `icon`.
+/// The thumbnail options a request gives in its query: `size`, `scale`, `format`, `quality`, `icon`.
 public struct ThumbnailOptions: Sendable, Equatable {
     /// Longest side in points (1–2048; default 256).
     public var size = 256
     /// Pixels per point (1–4; default 1).
     public var scale = 1
-    /// PNG (default) or JPEG.
-    public var format = ImageFormat.png
+    /// The format (PNG by default) and JPEG quality (1–100; default 85).
+    public var output = ThumbnailOutput()
     /// Whether the thumbnail is decorated as an icon.
     public var icon = false
 
@@ -25,12 +26,12 @@ public struct ThumbnailOptions: Sendable, Equatable {
         if let text = query["size"] { size = try Self.integer("size", text, 1...Self.maxSize) }
         if let text = query["scale"] { scale = try Self.integer("scale", text, 1...Self.maxScale) }
         if let text = query["format"] {
-            switch text.lowercased() {
-            case "png": format = .png
-            case "jpeg", "jpg": format = .jpeg
-            default: throw VignetteError(.invalidRequest, "format must be png or jpeg, not \(text)")
+            guard let format = ImageFormat(name: text) else {
+                throw VignetteError(.invalidRequest, ImageFormat.invalidNameMessage(text, option: "format"))
             }
+            output.format = format
         }
+        if let text = query["quality"] { output.quality = try Self.integer("quality", text, 1...100) }
         if let text = query["icon"] {
             switch text {
             case "0", "false": icon = false
@@ -45,11 +46,14 @@ public struct ThumbnailOptions: Sendable, Equatable {
         ThumbnailRequest(maxPixelSize: size, scale: scale, iconMode: icon)
     }
 
-    /// The options as key parts (for ETags and cache keys).
-    var keyParts: [String] { ["size=\(size)", "scale=\(scale)", "format=\(format.rawValue)", "icon=\(icon)"] }
+    /// The options as key parts (for ETags and cache keys); quality only where it changes the bytes.
+    var keyParts: [String] {
+        ["size=\(size)", "scale=\(scale)", "format=\(output.format.rawValue)", "icon=\(icon)"]
+            + (output.format == .jpeg ? ["quality=\(output.quality)"] : [])
+    }
 
     /// The media type of the encoded thumbnail.
-    var contentType: String { format == .png ? "image/png" : "image/jpeg" }
+    var contentType: String { output.format.mediaType }
 
     static func integer(_ name: String, _ text: String, _ range: ClosedRange<Int>) throws -> Int {
         guard let value = Int(text), range.contains(value) else {

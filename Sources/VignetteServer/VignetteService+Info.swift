@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HTTPTypes
+import VignetteCache
 import VignetteCore
 
 extension VignetteService {

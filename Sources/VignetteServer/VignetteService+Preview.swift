@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HTTPTypes
+import VignetteCache
 import VignetteCore
 import VignetteGenerators
 
@@ -18,8 +19,8 @@ extension VignetteService {
         let key = key("preview", file: file, ["format=\(format.rawValue)"])
         if let unchanged = notModified(request, key) { return unchanged }
         let path = file.path
-        let resolver = self.resolver
-        let made = try await makePreview { try GeneratorInput(path: path, resolver: resolver) }
+        let pipeline = thumbnails
+        let made = try await makePreview { try pipeline.input(path: path) }
         return Self.previewResponse(made, format: format, headers: [.eTag: key.etag, .cacheControl: cacheControl])
     }
 
@@ -29,8 +30,8 @@ extension VignetteService {
         let format = try Self.previewFormat(query)
         let bytes = try await upload(request, context)
         let filename = query["filename"]
-        let resolver = self.resolver
-        let made = try await makePreview { GeneratorInput(bytes: bytes, filename: filename, resolver: resolver) }
+        let pipeline = thumbnails
+        let made = try await makePreview { pipeline.input(bytes: bytes, filename: filename) }
         return Self.previewResponse(made, format: format, headers: [.cacheControl: "no-store"])
     }
 
@@ -40,25 +41,18 @@ extension VignetteService {
         let key = key("view", file: file, [])
         if let unchanged = notModified(request, key) { return unchanged }
         let path = file.path
-        let (resolver, registry) = (self.resolver, self.registry)
+        let (thumbnails, previews) = (self.thumbnails, self.previews)
         let html = try await pool.run(timeout: configuration.timeoutSeconds) {
-            ViewerPage.render(try GeneratorInput(path: path, resolver: resolver), registry: registry)
+            ViewerPage.render(try thumbnails.input(path: path), thumbnails: thumbnails, previews: previews)
         }
         return Self.body(Array(html.utf8), contentType: "text/html; charset=utf-8", headers: [.eTag: key.etag, .cacheControl: cacheControl])
     }
 
-    struct MadePreview: Sendable {
-        let preview: TextPreview
-        let generator: String
-        let type: String
-    }
-
-    func makePreview(_ makeInput: @escaping @Sendable () throws -> GeneratorInput) async throws -> MadePreview {
-        let registry = self.registry
+    /// Runs the preview pipeline on a worker.
+    func makePreview(_ makeInput: @escaping @Sendable () throws -> GeneratorInput) async throws -> RenderedPreview {
+        let pipeline = previews
         let made = try await pool.run(timeout: configuration.timeoutSeconds) {
-            let input = try makeInput()
-            let (preview, generator, _) = try registry.preview(for: input, request: PreviewRequest())
-            return MadePreview(preview: preview, generator: generator, type: input.type.identifier)
+            try pipeline.render(try makeInput())
         }
         metrics.generated(by: made.generator, capability: "preview")
         return made
@@ -72,7 +66,7 @@ extension VignetteService {
         return format
     }
 
-    static func previewResponse(_ made: MadePreview, format: PreviewFormat, headers: HTTPFields) -> Response {
+    static func previewResponse(_ made: RenderedPreview, format: PreviewFormat, headers: HTTPFields) -> Response {
         var headers = headers
         headers[.vignetteGenerator] = made.generator
         switch format {
@@ -81,11 +75,7 @@ extension VignetteService {
         case .html:
             return body(Array(made.preview.html.utf8), contentType: "text/html; charset=utf-8", headers: headers)
         case .json:
-            let object: [String: Any] = [
-                "title": made.preview.title, "text": made.preview.text, "html": made.preview.html,
-                "truncated": made.preview.truncated, "generator": made.generator, "type": made.type,
-            ]
-            return json(object, headers: headers)
+            return json(made.jsonFields, headers: headers)
         }
     }
 }

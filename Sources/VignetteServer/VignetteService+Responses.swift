@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HTTPTypes
 import NIOCore
+import VignetteCache
 import VignetteCore
 
 extension VignetteService {
@@ -79,7 +80,7 @@ extension VignetteService {
     /// The content key of a file by path and the options of the response.
     func key(_ kind: String, file: (path: String, status: stat), _ options: [String]) -> ContentKey {
         let mtime = "\(file.status.st_mtim.tv_sec).\(file.status.st_mtim.tv_nsec)"
-        return ContentKey([kind, VignetteServiceVersion.string, file.path, String(file.status.st_size), mtime, String(file.status.st_ino)] + options)
+        return ContentKey([kind, VignetteVersion.string, file.path, String(file.status.st_size), mtime, String(file.status.st_ino)] + options)
     }
 
     /// 304 when the request's `If-None-Match` names `key`.
@@ -108,9 +109,4 @@ extension VignetteService {
             throw tooLarge
         }
     }
-}
-
-/// The version that goes into keys, so a new release does not reuse an old one's cached output.
-enum VignetteServiceVersion {
-    static let string = "0.1.0"
 }

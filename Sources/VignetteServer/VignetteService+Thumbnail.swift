@@ -1,11 +1,12 @@
 import Foundation
 import Hummingbird
 import HTTPTypes
+import VignetteCache
 import VignetteCore
-import VignetteImaging
+import VignetteGenerators
 
 extension VignetteService {
-    /// `GET /v1/thumbnail?path=REL&size=&scale=&format=&icon=`: a file below the root.
+    /// `GET /v1/thumbnail?path=REL&size=&scale=&format=&quality=&icon=`: a file below the root.
     func thumbnail(path request: Request, _ context: VignetteRequestContext) async throws -> Response {
         let query = Self.query(request)
         let options = try ThumbnailOptions(query: query)
@@ -13,8 +14,9 @@ extension VignetteService {
         let key = key("thumbnail", file: file, options.keyParts)
         if let unchanged = notModified(request, key) { return unchanged }
         var headers: HTTPFields = [.eTag: key.etag, .cacheControl: cacheControl]
+        let ext = options.output.format.fileExtension
         if let cache = configuration.cache {
-            if let bytes = cache.read(key, extension: options.format.fileExtension) {
+            if let bytes = cache.read(key, extension: ext) {
                 metrics.cache(hit: true)
                 headers[.vignetteCache] = "hit"
                 return Self.body(bytes, contentType: options.contentType, headers: headers)
@@ -23,9 +25,9 @@ extension VignetteService {
             headers[.vignetteCache] = "miss"
         }
         let path = file.path
-        let resolver = self.resolver
-        let made = try await makeThumbnail(options) { try GeneratorInput(path: path, resolver: resolver) }
-        configuration.cache?.write(made.bytes, key: key, extension: options.format.fileExtension)
+        let pipeline = thumbnails
+        let made = try await makeThumbnail(options) { try pipeline.input(path: path) }
+        configuration.cache?.write(made.bytes, key: key, extension: ext)
         headers[.vignetteGenerator] = made.generator
         return Self.body(made.bytes, contentType: options.contentType, headers: headers)
     }
@@ -36,33 +38,24 @@ extension VignetteService {
         let options = try ThumbnailOptions(query: query)
         let bytes = try await upload(request, context)
         let filename = query["filename"]
-        let resolver = self.resolver
-        let made = try await makeThumbnail(options) { GeneratorInput(bytes: bytes, filename: filename, resolver: resolver) }
+        let pipeline = thumbnails
+        let made = try await makeThumbnail(options) { pipeline.input(bytes: bytes, filename: filename) }
         return Self.body(made.bytes, contentType: options.contentType, headers: [.cacheControl: "no-store", .vignetteGenerator: made.generator])
     }
 
-    /// Runs the registry on a worker and encodes the result.
+    /// Runs the thumbnail pipeline on a worker.
     ///
     /// When the answer is only an icon because a generator refused the file over a limit
-    /// (a pixel bomb), the refusal is the answer (422): an API client asked for a picture
-    /// of the content and must learn why it got none, where a file manager would show the icon.
+    /// (a pixel bomb), the refusal is the answer (422).
     func makeThumbnail(
         _ options: ThumbnailOptions, input makeInput: @escaping @Sendable () throws -> GeneratorInput
     ) async throws -> (bytes: [UInt8], generator: String) {
-        let registry = self.registry
+        let pipeline = thumbnails
         let result = try await pool.run(timeout: configuration.timeoutSeconds) { () throws -> ([UInt8], String) in
             let input = try makeInput()
-            let (thumbnail, generator, attempts) = try registry.thumbnail(for: input, request: options.request)
-            if thumbnail.isIcon, let refusal = attempts.first(where: { $0.errorCode == .refused }),
-                case .failed(let why) = refusal.outcome
-            {
-                throw VignetteError(.limitExceeded, path: input.filename, why)
-            }
-            let bitmap = thumbnail.bitmap
-            let bytes = options.format == .png
-                ? try ImageEncoder.png(bitmap, keepAlpha: bitmap.hasTransparency)
-                : try ImageEncoder.jpeg(bitmap, quality: 85)
-            return (bytes, generator)
+            let rendered = try pipeline.render(input, request: options.request)
+            if let refusal = rendered.refusal { throw refusal }
+            return (try options.output.encode(rendered.thumbnail.bitmap), rendered.generator)
         }
         metrics.generated(by: result.1, capability: "thumbnail")
         return (result.0, result.1)
@@ -72,6 +65,6 @@ extension VignetteService {
 extension HTTPField.Name {
     /// `X-Vignette-Generator`: which generator made the result.
     static var vignetteGenerator: Self { Self("X-Vignette-Generator")! }
-    /// `X-Vignette-Cache`: `hit` or `miss` in the on-disk thumbnail cache.
+    /// `X-Vignette-Cache`: `hit` or `miss` in the on-disk response cache.
     static var vignetteCache: Self { Self("X-Vignette-Cache")! }
 }

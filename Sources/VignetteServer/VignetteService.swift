@@ -5,6 +5,7 @@ import NIOCore
 public import Prometheus
 import ServiceLifecycle
 public import VignetteCore
+import VignetteGenerators
 
 /// The HTTP preview service: routes over a generator registry, a served root and a work pool.
 ///
@@ -16,8 +17,12 @@ public final class VignetteService: Sendable {
     public let configuration: ServerConfiguration
     /// The generators.
     public let registry: GeneratorRegistry
+    /// Files to thumbnails: the one pipeline every edge shares.
+    let thumbnails: ThumbnailPipeline
+    /// Files to previews.
+    let previews: PreviewPipeline
     /// Type resolution over the registry's catalog.
-    let resolver: TypeResolver
+    var resolver: TypeResolver { thumbnails.resolver }
     /// Where generator calls run.
     public let pool: WorkPool
     /// The Prometheus registry behind `/metrics`.
@@ -35,7 +40,8 @@ public final class VignetteService: Sendable {
     ) {
         self.configuration = configuration
         self.registry = registry
-        self.resolver = TypeResolver(catalog: registry.catalog)
+        self.thumbnails = ThumbnailPipeline(registry: registry)
+        self.previews = PreviewPipeline(registry: registry)
         self.pool = WorkPool(concurrency: configuration.concurrency, queue: configuration.queue)
         self.metricsRegistry = metricsRegistry
         self.metrics = ServerMetrics(factory: PrometheusMetricsFactory(registry: metricsRegistry))

@@ -1,5 +1,6 @@
 import Testing
 import VignetteCache
+import VignetteCore
 
 @Suite("ThumbnailURI")
 struct ThumbnailURITests {
@@ -22,7 +23,7 @@ struct ThumbnailURITests {
             ("/tmp/names/tab\tnew\nline", "file:///tmp/names/tab%09new%0Aline"),
         ])
     func escapesLikeGLib(path: String, uri: String) {
-        #expect(ThumbnailURI.fileURI(forAbsolutePath: path) == uri)
+        #expect(FileURI.string(forAbsolutePath: path) == uri)
     }
 
     @Test("the cache name is the lower-case MD5 of the URI (the spec's own example)")

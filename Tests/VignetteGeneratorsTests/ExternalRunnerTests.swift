@@ -155,7 +155,7 @@ struct ExternalRunnerTests {
     }
 
     @Test func fileURIsAreEscapedLikeGLib() {
-        #expect(FileURI.string(forPath: "/home/me/a b#c%;é/(x)+y=z@~.png") == "file:///home/me/a%20b%23c%25%3B%C3%A9/(x)+y=z@~.png")
+        #expect(FileURI.string(forAbsolutePath: "/home/me/a b#c%;é/(x)+y=z@~.png") == "file:///home/me/a%20b%23c%25%3B%C3%A9/(x)+y=z@~.png")
     }
 
     @Test func aTextCommandMayWriteItsOutputFileAndIsCutAtTheRequestLimit() throws {

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
+import VignetteCache
 import VignetteCore
 import VignetteGenerators
 @testable import VignetteServer
@@ -41,7 +42,7 @@ struct ServerFixture {
         let registry = BuiltInGenerators.makeRegistry()
         for g in extra { registry.register(g) }
         let config = ServerConfiguration(
-            root: served, cache: cache ? try ThumbnailCache(directory: top + "/cache") : nil, maxUploadBytes: maxUpload,
+            root: served, cache: cache ? try ResponseCache(directory: top + "/cache") : nil, maxUploadBytes: maxUpload,
             concurrency: concurrency, queue: queue, timeoutSeconds: timeout)
         return VignetteService(configuration: config, registry: registry)
     }

@@ -1,3 +1,5 @@
+import VignetteCore
+
 /// One 512-byte tar header block and its fields (V7, ustar, GNU, star).
 struct TarHeaderBlock {
     /// The block's bytes (exactly 512).
@@ -13,17 +15,7 @@ struct TarHeaderBlock {
     var isZero: Bool { bytes.allSatisfy { $0 == 0 } }
 
     /// Whether the stored checksum matches the block (unsigned or, as old tars wrote, signed sums).
-    var hasValidChecksum: Bool {
-        guard let stored = TarHeaderBlock.number(bytes[148..<156]) else { return false }
-        var unsigned = 0
-        var signed = 0
-        for (i, b) in bytes.enumerated() {
-            let v = (148..<156).contains(i) ? 32 : b
-            unsigned += Int(v)
-            signed += Int(Int8(bitPattern: v))
-        }
-        return stored == UInt64(unsigned) || (signed >= 0 && stored == UInt64(signed))
-    }
+    var hasValidChecksum: Bool { TarHeader.checksumMatches(bytes) }
 
     /// The type flag (`0` file, `5` directory, `L` GNU long name, `x` pax header…).
     var typeFlag: UInt8 { bytes[156] }
@@ -64,19 +56,6 @@ struct TarHeaderBlock {
             }
             return value
         }
-        var value: UInt64 = 0
-        var digits = 0
-        for b in field {
-            if b >= UInt8(ascii: "0"), b <= UInt8(ascii: "7") {
-                guard value >> 60 == 0 else { return nil }
-                value = value * 8 + UInt64(b - UInt8(ascii: "0"))
-                digits += 1
-            } else if b == 0 || b == 32 {
-                if digits > 0 { break }
-            } else {
-                return nil
-            }
-        }
-        return value
+        return TarHeader.octal(field, emptyIsZero: true)
     }
 }

@@ -28,7 +28,7 @@ struct ExternalCommand {
         let inputPath = try place(input, in: dir)
         let outputPath = dir + "/" + outputName
         let values: [Character: String] = [
-            "i": inputPath, "u": FileURI.string(forPath: inputPath), "o": outputPath, "s": String(size),
+            "i": inputPath, "u": FileURI.string(forAbsolutePath: inputPath), "o": outputPath, "s": String(size),
             "m": catalog.preferredMIMEType(of: input.type),
         ]
         var environment = ProcessInfo.processInfo.environment

@@ -47,10 +47,9 @@ public enum GeneratorLoader {
             environment: [String: String]? = nil
         ) -> Configuration {
             let environment = environment ?? ProcessInfo.processInfo.environment
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-            let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
-            let dataDirs = (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
-                .split(separator: ":").map(String.init)
+            let xdg = XDGDirectories(environment: environment)
+            let dataHome = xdg.dataHome
+            let dataDirs = xdg.dataDirectories
             var folders: [Folder] = []
             if let shipped = BuiltInResources.directory(named: "Generators") { folders.append(Folder(shipped)) }
             folders.append(Folder(dataHome + "/vignette/generators"))

@@ -26,6 +26,7 @@ public struct ImageGenerator: ThumbnailGenerating {
     public func makeThumbnail(for input: GeneratorInput, request: ThumbnailRequest) throws -> GeneratedThumbnail {
         let bytes = try input.contents(limit: imageLimits.maxFileBytes)
         let image = try thumbnailer.thumbnail(bytes: bytes, type: input.type, request: request)
-        return GeneratedThumbnail(bitmap: image.bitmap, warnings: image.warnings)
+        return GeneratedThumbnail(
+            bitmap: image.bitmap, warnings: image.warnings, originalSize: PixelSize(width: image.sourceWidth, height: image.sourceHeight))
     }
 }

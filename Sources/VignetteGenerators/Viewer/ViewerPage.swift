@@ -6,29 +6,29 @@ import VignetteImaging
 ///
 /// Nothing is fetched: the thumbnail is a `data:` PNG, the style is inline, there is no script.
 public enum ViewerPage {
-    /// The page for `input`: the best thumbnail and preview the registry gives (the fallback's at worst).
+    /// The page for `input`: the best thumbnail and preview the pipelines give (the fallback's at worst).
     public static func render(
-        _ input: GeneratorInput, registry: GeneratorRegistry,
+        _ input: GeneratorInput, thumbnails: ThumbnailPipeline, previews: PreviewPipeline,
         thumbnail thumbnailRequest: ThumbnailRequest = ThumbnailRequest(maxPixelSize: 512),
         preview previewRequest: PreviewRequest = PreviewRequest()
     ) -> String {
+        let registry = thumbnails.registry
         let name = input.filename ?? "(upload)"
         var thumbHTML = ""
         var thumbBy = ""
-        if let (thumb, generator, _) = try? registry.thumbnail(for: input, request: thumbnailRequest),
-            let png = try? ImageEncoder.png(thumb.bitmap, keepAlpha: thumb.bitmap.hasTransparency)
-        {
-            thumbBy = generator
-            thumbHTML = "<img class=\"thumb\" alt=\"thumbnail of \(HTML.escape(name))\" width=\"\(thumb.bitmap.width)\" height=\"\(thumb.bitmap.height)\" src=\"data:image/png;base64,\(Data(png).base64EncodedString())\">"
+        if let (rendered, png) = try? thumbnails.make(input, request: thumbnailRequest, output: ThumbnailOutput(format: .png)) {
+            let bitmap = rendered.thumbnail.bitmap
+            thumbBy = rendered.generator
+            thumbHTML = "<img class=\"thumb\" alt=\"thumbnail of \(HTML.escape(name))\" width=\"\(bitmap.width)\" height=\"\(bitmap.height)\" src=\"data:image/png;base64,\(Data(png).base64EncodedString())\">"
         }
         var body = ""
         var previewBy = ""
         var title = name
         do {
-            let (preview, generator, _) = try registry.preview(for: input, request: previewRequest)
-            previewBy = generator
-            title = preview.title
-            body = preview.html
+            let rendered = try previews.render(input, request: previewRequest)
+            previewBy = rendered.generator
+            title = rendered.preview.title
+            body = rendered.preview.html
         } catch {
             body = "<p class=\"error\">\(HTML.escape("\(error)"))</p>"
         }

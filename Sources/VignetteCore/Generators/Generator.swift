@@ -89,11 +89,29 @@ public struct GeneratedThumbnail: Sendable {
     public var warnings: [String]
     /// Whether this is a generic icon rather than a picture of the content.
     public var isIcon: Bool
+    /// The pictured image's own size in pixels, when the generator knows it
+    /// (the freedesktop cache records it as `Thumb::Image::Width/Height`).
+    public var originalSize: PixelSize?
 
     /// Creates a result.
-    public init(bitmap: Bitmap, warnings: [String] = [], isIcon: Bool = false) {
+    public init(bitmap: Bitmap, warnings: [String] = [], isIcon: Bool = false, originalSize: PixelSize? = nil) {
         self.bitmap = bitmap
         self.warnings = warnings
         self.isIcon = isIcon
+        self.originalSize = originalSize
+    }
+}
+
+/// A width and height in pixels.
+public struct PixelSize: Sendable, Equatable {
+    /// Pixels across.
+    public var width: Int
+    /// Pixels down.
+    public var height: Int
+
+    /// A size of `width` × `height`.
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
 
 /// What happened to one file in a batch.
-struct BatchOutcome {
+public struct BatchOutcome: Sendable {
     /// The kinds of result, with their names in JSON and the summary.
-    enum Result: String {
+    public enum Result: String, Sendable {
         /// A thumbnail of the content was written.
         case generated
         /// A valid thumbnail was already there.
@@ -19,20 +19,29 @@ struct BatchOutcome {
     }
 
     /// The file as the user names it.
-    let path: String
+    public let path: String
     /// The result.
-    let result: Result
+    public let result: Result
     /// The generator that answered, if one ran.
-    var generator: String? = nil
+    public var generator: String? = nil
     /// Where the thumbnail is (written now or earlier), if there is one.
-    var thumbnail: String? = nil
+    public var thumbnail: String? = nil
     /// The error or problem, for failures and icons drawn after a generator failed.
-    var error: String? = nil
+    public var error: String? = nil
     /// Time spent on the file.
-    var seconds: Double = 0
+    public var seconds: Double = 0
+
+    /// An outcome for `path`.
+    public init(path: String, result: Result, generator: String? = nil, thumbnail: String? = nil, error: String? = nil) {
+        self.path = path
+        self.result = result
+        self.generator = generator
+        self.thumbnail = thumbnail
+        self.error = error
+    }
 
     /// The JSON object of the outcome (`--json-lines` events and `--report` entries).
-    var jsonObject: [String: Any] {
+    public var jsonObject: [String: Any] {
         var o: [String: Any] = ["path": path, "result": result.rawValue, "milliseconds": (seconds * 10000).rounded() / 10]
         if let generator { o["generator"] = generator }
         if let thumbnail { o["thumbnail"] = thumbnail }

@@ -1,26 +1,39 @@
 import Foundation
 import VignetteCache
-import VignetteCore
+public import VignetteCore
 
 /// Walks files and directories one entry at a time, handing each wanted file to a callback.
 ///
 /// Only the listing of the directories on the current path is held, never a list of all files.
 /// Hidden entries, include/exclude globs, symbolic links, the shard and excluded directories (the
 /// thumbnail cache, the output folder) are decided here.
-struct BatchWalker {
-    var recursive = true
-    var hidden = false
-    var followSymlinks = false
-    var includes: [String] = []
-    var excludes: [String] = []
-    var shard: ShardSpec?
+public struct BatchWalker: Sendable {
+    public var recursive = true
+    public var hidden = false
+    public var followSymlinks = false
+    public var includes: [String] = []
+    public var excludes: [String] = []
+    public var shard: ShardSpec?
     /// Directories never entered, by device and inode (the cache, the output folder).
-    var skippedDirectories: [String] = []
+    public var skippedDirectories: [String] = []
     /// Deepest directory nesting followed (a guard against pathological trees).
-    var maxDepth = 256
+    public var maxDepth = 256
+
+    /// A walker with the given choices (see the properties).
+    public init(
+        recursive: Bool = true, hidden: Bool = false, followSymlinks: Bool = false, includes: [String] = [], excludes: [String] = [],
+        shard: ShardSpec? = nil
+    ) {
+        self.recursive = recursive
+        self.hidden = hidden
+        self.followSymlinks = followSymlinks
+        self.includes = includes
+        self.excludes = excludes
+        self.shard = shard
+    }
 
     /// Walks `arguments`; `found` gets each file (false stops the walk), `problem` each path that cannot be read.
-    func walk(_ arguments: [String], found: (WalkedFile) -> Bool, problem: (VignetteError) -> Void) {
+    public func walk(_ arguments: [String], found: (WalkedFile) -> Bool, problem: (VignetteError) -> Void) {
         let skipped = Set(skippedDirectories.compactMap(Self.identity))
         let skippedPaths = Set(skippedDirectories.map(SourceFile.absolute))
         var visited = Set<FileIdentity>()

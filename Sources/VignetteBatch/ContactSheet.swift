@@ -1,5 +1,6 @@
 import Foundation
 import VignetteCache
+import VignetteCore
 import VignetteGenerators
 
 /// The `--contact-sheet` page: every thumbnail of the batch with its file name, in one HTML file.
@@ -51,8 +52,8 @@ enum ContactSheet {
         if absolute.hasPrefix(prefix) {
             let relative = String(absolute.dropFirst(prefix.count))
             // Escaped like a URI path: "#" or "?" in a name must not end the path.
-            return String(ThumbnailURI.fileURI(forAbsolutePath: "/" + relative).dropFirst("file:///".count))
+            return String(FileURI.string(forAbsolutePath: "/" + relative).dropFirst("file:///".count))
         }
-        return ThumbnailURI.fileURI(forAbsolutePath: absolute)
+        return FileURI.string(forAbsolutePath: absolute)
     }
 }

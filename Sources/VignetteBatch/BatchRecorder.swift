@@ -2,23 +2,36 @@ import Foundation
 import VignetteCache
 import VignetteCore
 
+/// Where a batch's messages go: a terminal (the CLI draws its progress bar around them), a log, nowhere.
+public protocol BatchConsole: Sendable {
+    /// Writes `text` to the standard output.
+    func printOutput(_ text: String)
+    /// Writes `line` and a newline to the standard error.
+    func printError(_ line: String)
+}
+
 /// Where per-file results go: JSON lines on stdout, the `--report` file, the `--contact-sheet` page.
 ///
 /// The report and the sheet are streamed into temporaries beside their destinations (memory stays
 /// flat) and renamed into place when the batch ends, so neither is ever seen half-written.
-final class BatchRecorder: @unchecked Sendable {
+public final class BatchRecorder: @unchecked Sendable {
     private let lock = NSLock()
-    private let progress: BatchProgress
+    private let progress: any BatchConsole
     private let jsonLines: Bool
+    private let listsDryRun: Bool
     private var report: StreamedFile?
     private var sheet: StreamedFile?
     private let sheetDirectory: String?
     private var reportCount = 0
 
     /// Opens the report and sheet temporaries; errors name the destination.
-    init(progress: BatchProgress, jsonLines: Bool, reportPath: String?, sheetPath: String?) throws {
-        self.progress = progress
+    ///
+    /// `jsonLines` prints every outcome as a JSON line; `listsDryRun` prints "would generate: PATH"
+    /// for each file a dry run would generate.
+    public init(console: any BatchConsole, jsonLines: Bool, listsDryRun: Bool = false, reportPath: String?, sheetPath: String?) throws {
+        self.progress = console
         self.jsonLines = jsonLines
+        self.listsDryRun = listsDryRun
         report = try reportPath.map { try StreamedFile(destination: $0) }
         sheet = try sheetPath.map { try StreamedFile(destination: $0) }
         sheetDirectory = sheetPath.map { (SourceFile.absolute($0) as NSString).deletingLastPathComponent }
@@ -27,10 +40,11 @@ final class BatchRecorder: @unchecked Sendable {
     }
 
     /// Records one file's outcome everywhere asked for.
-    func record(_ outcome: BatchOutcome) {
+    public func record(_ outcome: BatchOutcome) {
         if outcome.result == .failed, let error = outcome.error {
             progress.printError("vignette: \(outcome.path): \(error)")
         }
+        if listsDryRun, outcome.result == .wouldGenerate { progress.printOutput("would generate: \(outcome.path)\n") }
         let object = outcome.jsonObject
         lock.lock()
         defer { lock.unlock() }
@@ -49,7 +63,7 @@ final class BatchRecorder: @unchecked Sendable {
     }
 
     /// Writes the summary, closes and renames the report and the sheet; returns problems as errors.
-    func finish(summary: [String: Any]) throws {
+    public func finish(summary: [String: Any]) throws {
         lock.lock()
         defer { lock.unlock() }
         if let report {
@@ -65,7 +79,7 @@ final class BatchRecorder: @unchecked Sendable {
     }
 
     /// One line of compact JSON with sorted keys.
-    static func line(_ object: [String: Any]) -> String {
+    public static func line(_ object: [String: Any]) -> String {
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
             return "{}"
         }

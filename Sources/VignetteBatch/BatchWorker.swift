@@ -1,12 +1,12 @@
 import Foundation
-import VignetteCache
-import VignetteCore
+public import VignetteCache
+public import VignetteCore
+public import VignetteGenerators
 import VignetteImaging
 
-/// Makes (or skips) the thumbnail of one file; shared by the worker threads.
-final class BatchWorker: @unchecked Sendable {
-    let registry: GeneratorRegistry
-    let resolver: TypeResolver
+/// Makes (or skips) the thumbnail of one file: the cache decisions of a batch; shared by the worker threads.
+public final class BatchWorker: @unchecked Sendable {
+    let pipeline: ThumbnailPipeline
     let destination: BatchDestination
     let force: Bool
     let retryFailed: Bool
@@ -15,9 +15,10 @@ final class BatchWorker: @unchecked Sendable {
     /// The fail-entry key that tells a recorded fallback icon from a real failure.
     static let outcomeKey = "Vignette::Outcome"
 
-    init(registry: GeneratorRegistry, destination: BatchDestination, force: Bool, retryFailed: Bool, dryRun: Bool) {
-        self.registry = registry
-        self.resolver = TypeResolver(catalog: registry.catalog)
+    /// A worker writing to `destination`: `force` remakes valid thumbnails, `retryFailed` retries
+    /// recorded failures, `dryRun` only says what would be done.
+    public init(pipeline: ThumbnailPipeline, destination: BatchDestination, force: Bool, retryFailed: Bool, dryRun: Bool) {
+        self.pipeline = pipeline
         self.destination = destination
         self.force = force
         self.retryFailed = retryFailed
@@ -28,12 +29,12 @@ final class BatchWorker: @unchecked Sendable {
     var request: ThumbnailRequest {
         switch destination {
         case .cache(_, let flavor): ThumbnailRequest(maxPixelSize: flavor.pixelSize)
-        case .folder(_, let size, _, _): ThumbnailRequest(maxPixelSize: size)
+        case .folder(_, let size, _): ThumbnailRequest(maxPixelSize: size)
         }
     }
 
     /// Processes one file; never throws (every problem becomes a failed outcome).
-    func process(_ file: WalkedFile) -> BatchOutcome {
+    public func process(_ file: WalkedFile) -> BatchOutcome {
         let start = Date()
         var outcome: BatchOutcome
         do {
@@ -63,38 +64,34 @@ final class BatchWorker: @unchecked Sendable {
                 }
             }
             if dryRun { return BatchOutcome(path: file.displayPath, result: .wouldGenerate, thumbnail: target) }
-            return try generate(file, source: source) { input, thumbnail, generator, problem in
-                let mime = self.registry.catalog.preferredMIMEType(of: input.type)
-                if thumbnail.isIcon {
+            return try generate(file, source: source) { rendered in
+                if rendered.isFallbackIcon {
                     // The desktop draws its own type icons: the cache gets a fail entry instead of ours,
                     // so the file is not retried until it changes (or --retry-failed).
-                    try cache.storeFailure(for: source, mimeType: mime, extra: [(Self.outcomeKey, problem == nil ? "icon" : "failed")])
+                    let outcome = rendered.problem == nil ? "icon" : "failed"
+                    try cache.storeFailure(for: source, mimeType: rendered.mimeType, extra: [(Self.outcomeKey, outcome)])
                     return nil
                 }
-                return try cache.store(thumbnail.bitmap, for: source, flavor: flavor, mimeType: mime)
+                return try cache.store(
+                    rendered.thumbnail.bitmap, for: source, flavor: flavor, mimeType: rendered.mimeType,
+                    imageSize: rendered.thumbnail.originalSize)
             } failed: { input in
-                let mime = input.map { self.registry.catalog.preferredMIMEType(of: $0.type) }
+                let mime = input.map { self.pipeline.registry.catalog.preferredMIMEType(of: $0.type) }
                 _ = try? cache.storeFailure(for: source, mimeType: mime, extra: [(Self.outcomeKey, "failed")])
             }
-        case .folder(let dir, let size, let format, let quality):
-            let target = dir + "/" + file.relativePath + "." + format.fileExtension
-            if !force, Self.folderThumbnailIsCurrent(target, source: source, size: size, format: format) {
+        case .folder(let dir, let size, let output):
+            let target = dir + "/" + file.relativePath + "." + output.format.fileExtension
+            if !force, Self.folderThumbnailIsCurrent(target, source: source, size: size, format: output.format) {
                 return BatchOutcome(path: file.displayPath, result: .upToDate, thumbnail: target)
             }
             if dryRun { return BatchOutcome(path: file.displayPath, result: .wouldGenerate, thumbnail: target) }
-            return try generate(file, source: source) { input, thumbnail, _, _ in
-                let bitmap = thumbnail.bitmap
-                let text = [
-                    ("Thumb::URI", source.uri), ("Thumb::MTime", String(source.modificationSeconds)),
-                    ("Thumb::Size", String(source.size)),
-                    ("Thumb::Mimetype", self.registry.catalog.preferredMIMEType(of: input.type)),
-                    ("Software", "vignette \(VignetteVersion.string)"), (Self.sizeKey, String(size)),
-                ]
+            return try generate(file, source: source) { rendered in
+                let text =
+                    ThumbnailKeys.text(
+                        for: source, mimeType: rendered.mimeType, imageSize: rendered.thumbnail.originalSize,
+                        software: "vignette \(VignetteVersion.string)") + [(Self.sizeKey, String(size))]
                 // zlib level 1 (as in the cache): cheaper to write, barely larger.
-                let bytes =
-                    format == .png
-                    ? try ImageEncoder.png(bitmap, keepAlpha: bitmap.hasTransparency, text: text, compression: 1)
-                    : try ImageEncoder.jpeg(bitmap, quality: quality)
+                let bytes = try output.encode(rendered.thumbnail.bitmap, text: text, compression: 1)
                 let parent = (target as NSString).deletingLastPathComponent
                 if !FileManager.default.fileExists(atPath: parent) {
                     do {
@@ -112,26 +109,24 @@ final class BatchWorker: @unchecked Sendable {
         }
     }
 
-    /// Runs the registry and `store`; sorts the result into generated, icon or failed.
+    /// Runs the pipeline and `store`; sorts the result into generated, icon or failed.
     private func generate(
-        _ file: WalkedFile, source: SourceFile,
-        store: (GeneratorInput, GeneratedThumbnail, String, GeneratorRegistry.Attempt?) throws -> String?,
-        failed: (GeneratorInput?) -> Void
+        _ file: WalkedFile, source: SourceFile, store: (RenderedThumbnail) throws -> String?, failed: (GeneratorInput?) -> Void
     ) throws -> BatchOutcome {
         var input: GeneratorInput? = nil
         do {
-            let opened = try GeneratorInput(path: file.absolutePath, resolver: resolver)
+            let opened = try pipeline.input(path: file.absolutePath)
             input = opened
-            let (thumbnail, generator, attempts) = try registry.thumbnail(for: opened, request: request)
-            let problem = thumbnail.isIcon ? attempts.first(where: \.isProblem) : nil
-            let written = try store(opened, thumbnail, generator, problem)
-            if let problem {
+            let rendered = try pipeline.render(opened, request: request)
+            let written = try store(rendered)
+            if let problem = rendered.problem {
                 // A generator failed on the file (a damaged image, a limit): the icon is no success.
                 return BatchOutcome(
-                    path: file.displayPath, result: .failed, generator: generator, thumbnail: written, error: problem.description)
+                    path: file.displayPath, result: .failed, generator: rendered.generator, thumbnail: written, error: problem.description)
             }
             return BatchOutcome(
-                path: file.displayPath, result: thumbnail.isIcon ? .icon : .generated, generator: generator, thumbnail: written)
+                path: file.displayPath, result: rendered.isFallbackIcon ? .icon : .generated, generator: rendered.generator,
+                thumbnail: written)
         } catch {
             failed(input)
             throw error

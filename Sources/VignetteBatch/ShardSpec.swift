@@ -1,16 +1,15 @@
-import ArgumentParser
-
 /// `--shard I/N`: this process handles only the files whose stable path hash is I modulo N.
 ///
 /// The hash is FNV-1a (64 bit) of the file's absolute path in UTF-8: the same on every machine
 /// and every run, so N processes given the same tree at the same path split it with no coordinator.
-struct ShardSpec: ExpressibleByArgument, Equatable, Sendable {
+public struct ShardSpec: Equatable, Sendable {
     /// This shard's index, 0 ..< count.
-    let index: Int
+    public let index: Int
     /// The number of shards.
-    let count: Int
+    public let count: Int
 
-    init?(argument: String) {
+    /// `I/N`, with 0 <= I < N; nil for anything else.
+    public init?(argument: String) {
         let parts = argument.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, i >= 0, i < n else { return nil }
         index = i
@@ -18,7 +17,7 @@ struct ShardSpec: ExpressibleByArgument, Equatable, Sendable {
     }
 
     /// Whether the file at absolute `path` belongs to this shard.
-    func contains(_ path: String) -> Bool {
+    public func contains(_ path: String) -> Bool {
         count == 1 || Int(Self.hash(path) % UInt64(count)) == index
     }
 

@@ -1,12 +1,14 @@
 import Foundation
-import VignetteCore
+public import VignetteCore
 
-/// Generated thumbnails on disk, by content key: `DIR/ab/abcdef….png` (or `.jpg`).
+/// The service's cache of encoded responses on disk, by content key: `DIR/ab/abcdef….png` (or `.jpg`).
 ///
+/// Unlike `ThumbnailCache` (the freedesktop cache, named by URI, PNG only, checked against the
+/// file's keys), entries here are any encoded output, named by everything the output depends on.
 /// Entries are written to a temporary name and renamed, so a reader sees a whole file or
 /// none; the key already covers the file's identity (real path, size, mtime) and the options,
 /// so an entry never goes stale, it only stops being asked for.
-public struct ThumbnailCache: Sendable {
+public struct ResponseCache: Sendable {
     /// The cache directory.
     public let directory: String
     /// The largest entry read back (anything bigger is not a thumbnail of ours).

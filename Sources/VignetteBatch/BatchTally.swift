@@ -1,56 +1,59 @@
 import Foundation
 
 /// Running totals of a batch, shared by the workers.
-final class BatchTally: @unchecked Sendable {
+public final class BatchTally: @unchecked Sendable {
     private let lock = NSLock()
     private(set) var counts: [BatchOutcome.Result: Int] = [:]
     private var found = 0
     private var walkDone = false
     let start = Date()
 
+    /// An empty tally, its clock started.
+    public init() {}
+
     /// Counts one outcome.
-    func add(_ result: BatchOutcome.Result) {
+    public func add(_ result: BatchOutcome.Result) {
         lock.lock()
         counts[result, default: 0] += 1
         lock.unlock()
     }
 
     /// Counts one file handed to the workers.
-    func foundFile() {
+    public func foundFile() {
         lock.lock()
         found += 1
         lock.unlock()
     }
 
     /// The walk is over: the total is known.
-    func finishWalk() {
+    public func finishWalk() {
         lock.lock()
         walkDone = true
         lock.unlock()
     }
 
     /// A consistent copy of the totals.
-    func snapshot() -> Snapshot {
+    public func snapshot() -> Snapshot {
         lock.lock()
         defer { lock.unlock() }
         return Snapshot(counts: counts, found: found, totalKnown: walkDone, seconds: Date().timeIntervalSince(start))
     }
 
     /// The totals at one moment.
-    struct Snapshot {
-        let counts: [BatchOutcome.Result: Int]
-        let found: Int
-        let totalKnown: Bool
-        let seconds: Double
+    public struct Snapshot: Sendable {
+        public let counts: [BatchOutcome.Result: Int]
+        public let found: Int
+        public let totalKnown: Bool
+        public let seconds: Double
 
-        func count(_ result: BatchOutcome.Result) -> Int { counts[result] ?? 0 }
+        public func count(_ result: BatchOutcome.Result) -> Int { counts[result] ?? 0 }
         /// Files finished, whatever the result.
-        var done: Int { counts.values.reduce(0, +) }
+        public var done: Int { counts.values.reduce(0, +) }
         /// Finished files per second.
-        var rate: Double { seconds > 0 ? Double(done) / seconds : 0 }
+        public var rate: Double { seconds > 0 ? Double(done) / seconds : 0 }
 
         /// The summary line: "batch: 18 files: 12 generated, 3 up to date, 1 failed, 2 fallback icons, 0 known failures skipped in 1.2 s (15.0 files/s)".
-        func summary(dryRun: Bool, interrupted: Bool) -> String {
+        public func summary(dryRun: Bool, interrupted: Bool) -> String {
             let parts = [
                 dryRun ? "\(count(.wouldGenerate)) to generate" : "\(count(.generated)) generated",
                 "\(count(.upToDate)) up to date",
@@ -63,7 +66,7 @@ final class BatchTally: @unchecked Sendable {
         }
 
         /// The summary as a JSON object.
-        func jsonObject(interrupted: Bool) -> [String: Any] {
+        public func jsonObject(interrupted: Bool) -> [String: Any] {
             var o: [String: Any] = [
                 "event": "summary", "files": done, "seconds": (seconds * 1000).rounded() / 1000,
                 "filesPerSecond": (rate * 10).rounded() / 10, "interrupted": interrupted,

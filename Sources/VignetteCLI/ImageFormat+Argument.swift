@@ -1,0 +1,21 @@
+public import ArgumentParser
+public import VignetteImaging
+
+extension ImageFormat: ExpressibleByArgument {
+    /// `png`, `jpeg` or `jpg`, any case.
+    public init?(argument: String) {
+        self.init(name: argument)
+    }
+
+    /// The names shown in help and completion.
+    public static var allValueStrings: [String] { ["png", "jpeg"] }
+
+    /// A transform for `@Option(transform:)` that names `option` in its error:
+    /// "--format must be png or jpeg, not gif".
+    static func argument(for option: String) -> @Sendable (String) throws -> ImageFormat {
+        { text in
+            guard let format = ImageFormat(name: text) else { throw ValidationError(invalidNameMessage(text, option: option)) }
+            return format
+        }
+    }
+}
