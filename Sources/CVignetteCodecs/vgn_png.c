@@ -238,11 +238,6 @@ static void vgn_png_start_impl(struct vgn_png *p)
     }
 }
 
-int vgn_png_start(vgn_png *p, vgn_error *err)
-{
-    return vgn_png_start_ex(p, 0, NULL, err);
-}
-
 int vgn_png_start_ex(vgn_png *p, int allow_rgb, int *out_channels, vgn_error *err)
 {
     if (p == NULL) {
@@ -254,7 +249,7 @@ int vgn_png_start_ex(vgn_png *p, int allow_rgb, int *out_channels, vgn_error *er
         return p->fail_code;
     }
     if (p->state != VGN_PST_OPENED) {
-        vgn_err_fill(err, VGN_E_STATE, "vgn_png_start called twice", &p->warn);
+        vgn_err_fill(err, VGN_E_STATE, "vgn_png_start_ex called twice", &p->warn);
         return VGN_E_STATE;
     }
     if (setjmp(png_jmpbuf(p->png))) {
@@ -333,7 +328,7 @@ int vgn_png_read_rows(vgn_png *p, uint8_t *dst, size_t stride, int max_rows, vgn
         return 0;
     }
     if (p->state != VGN_PST_STARTED) {
-        vgn_err_fill(err, VGN_E_STATE, "vgn_png_read_rows called before vgn_png_start", &p->warn);
+        vgn_err_fill(err, VGN_E_STATE, "vgn_png_read_rows called before vgn_png_start_ex", &p->warn);
         return VGN_E_STATE;
     }
     if (dst == NULL || max_rows <= 0 || stride < (size_t)p->width * (size_t)p->channels) {

@@ -8,7 +8,7 @@ import VignetteCore
 import VignetteServer
 
 /// `vignette serve`: the HTTP preview service.
-struct ServeCommand: ParsableCommand {
+struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve thumbnails and previews over HTTP.",
@@ -65,7 +65,7 @@ struct ServeCommand: ParsableCommand {
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
     }
 
-    func run() throws {
+    func run() async throws {
         // The service group drains in-flight requests on SIGTERM/SIGINT; the CLI's
         // exit-at-once handlers would cut them off.
         InterruptCleanup.uninstall()
@@ -83,28 +83,13 @@ struct ServeCommand: ParsableCommand {
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metricsRegistry))
         let service = VignetteService(configuration: configuration, registry: registry, metricsRegistry: metricsRegistry)
         let host = self.host
-        let port = self.port
-        let outcome = ServeOutcome()
-        let done = DispatchSemaphore(value: 0)
-        Task.detached {
-            do {
-                try await service.run(host: host, port: port) { bound in
-                    FileHandle.standardOutput.write(Data("vignette: listening on http://\(host):\(bound)\n".utf8))
-                }
-            } catch {
-                outcome.error = error
+        do {
+            try await service.run(host: host, port: port) { bound in
+                FileHandle.standardOutput.write(Data("vignette: listening on http://\(host):\(bound)\n".utf8))
             }
-            done.signal()
-        }
-        done.wait()
-        if let error = outcome.error {
+        } catch {
             Diagnostics.report(error)
             throw ExitCode(1)
         }
     }
-}
-
-/// How the server task ended, read after it signalled.
-final class ServeOutcome: @unchecked Sendable {
-    var error: (any Error)?
 }

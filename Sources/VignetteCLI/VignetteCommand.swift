@@ -3,7 +3,7 @@ import Foundation
 import VignetteCore
 
 /// `vignette`: previews and thumbnails for any file.
-struct VignetteCommand: ParsableCommand {
+struct VignetteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vignette",
         abstract: "Previews and thumbnails for any file: Quick Look for Linux.",
@@ -33,11 +33,15 @@ struct VignetteCommand: ParsableCommand {
 
 @main
 enum Main {
-    static func main() {
+    static func main() async {
         InterruptCleanup.install()
         do {
             var command = try VignetteCommand.parseAsRoot()
-            try command.run()
+            if var server = command as? any AsyncParsableCommand {
+                try await server.run()
+            } else {
+                try command.run()
+            }
         } catch let error as VignetteError {
             Diagnostics.report(error)
             Foundation.exit(error.exitCode.rawValue)

@@ -17,17 +17,6 @@ public struct ImageThumbnailer: Sendable {
     /// The decoders this thumbnailer has, by the type they handle.
     public static let supportedTypes = ["public.jpeg", "public.png"]
 
-    /// A thumbnail of the image file at `path`; errors name `path`.
-    public func thumbnail(path: String, request: ThumbnailRequest) throws -> DecodedImage {
-        let resolution = try resolver.resolve(path: path)
-        let bytes = try FileSample.readContents(ofFile: path, limit: limits.maxFileBytes)
-        do {
-            return try thumbnail(bytes: bytes, type: resolution.type, request: request)
-        } catch let error as VignetteError {
-            throw error.path == nil ? error.about(path) : error
-        }
-    }
-
     /// A thumbnail of image bytes already known to be of `type`.
     public func thumbnail(bytes: [UInt8], type: UniformType, request: ThumbnailRequest) throws -> DecodedImage {
         let catalog = resolver.catalog

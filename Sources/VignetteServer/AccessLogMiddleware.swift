@@ -3,8 +3,8 @@ import Hummingbird
 import HTTPTypes
 import Logging
 
-/// Logs one structured line per request and counts it in the metrics; turns router errors
-/// (no such route, wrong method) into the JSON error body.
+/// Logs one structured line per request and counts it in the metrics; every error a route or the
+/// router throws (no such route, wrong method) is rendered here, once, as an `HTTPFailure`.
 struct AccessLogMiddleware: RouterMiddleware {
     typealias Context = VignetteRequestContext
     let service: VignetteService

@@ -6,38 +6,13 @@ import VignetteCache
 import VignetteCore
 
 extension VignetteService {
-    /// Runs a route, answering any error as the JSON error body.
-    func respond(_ body: () async throws -> Response) async -> Response {
-        do {
-            return try await body()
-        } catch {
-            return errorResponse(error)
-        }
-    }
-
-    /// The JSON error response for `error`.
+    /// The JSON error response for `error` (an unexpected error is logged and answered 500).
     func errorResponse(_ error: any Error) -> Response {
-        var headers: HTTPFields = [:]
-        let failure: HTTPFailure
-        switch error {
-        case let e as HTTPFailure:
-            failure = e
-        case let e as VignetteError:
-            failure = HTTPFailure(e.httpStatus, code: e.httpStatus == .notFound ? "not-found" : e.code.rawValue, e.httpMessage)
-        case WorkPool.Refusal.overloaded:
-            failure = HTTPFailure(.serviceUnavailable, code: "overloaded", "too many requests in progress; try again shortly")
-            headers[.retryAfter] = "1"
-        case WorkPool.Refusal.timedOut:
-            failure = HTTPFailure(.gatewayTimeout, code: "timeout", "no result within \(Self.seconds(configuration.timeoutSeconds))")
-        case is CancellationError:
-            failure = HTTPFailure(.serviceUnavailable, code: "cancelled", "the request was cancelled")
-        case let e as any HTTPResponseError:
-            failure = HTTPFailure(e.status, code: e.status == .notFound ? "not-found" : "http-\(e.status.code)", e.status.reasonPhrase.lowercased())
-        default:
+        let failure = HTTPFailure(error, timeoutSeconds: configuration.timeoutSeconds) ?? {
             logger.error("unexpected error", metadata: ["error": "\(error)"])
-            failure = HTTPFailure(.internalServerError, code: "internal", "internal error")
-        }
-        return Self.json(["error": ["code": failure.code, "message": failure.message]], status: failure.status, headers: headers)
+            return HTTPFailure.internal
+        }()
+        return Self.json(["error": ["code": failure.code, "message": failure.message]], status: failure.status, headers: failure.headers)
     }
 
     /// A JSON response (sorted keys, slashes unescaped).

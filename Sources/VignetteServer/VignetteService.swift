@@ -10,8 +10,8 @@ import VignetteGenerators
 /// The HTTP preview service: routes over a generator registry, a served root and a work pool.
 ///
 /// Build one, then either `router()` (tests through the router) or `application(…)` (a
-/// real server), or `run(…)`, which also stops gracefully on SIGTERM/SIGINT. Every route
-/// answers errors as `{"error":{"code":…,"message":…}}`.
+/// real server), or `run(…)`, which also stops gracefully on SIGTERM/SIGINT. Routes throw; every
+/// error is answered as `{"error":{"code":…,"message":…}}` by `HTTPFailure`, which renders itself.
 public final class VignetteService: Sendable {
     /// Limits and the served root.
     public let configuration: ServerConfiguration
@@ -52,13 +52,13 @@ public final class VignetteService: Sendable {
     public func router() -> Router<VignetteRequestContext> {
         let router = Router(context: VignetteRequestContext.self)
         router.middlewares.add(AccessLogMiddleware(service: self))
-        router.get("/v1/thumbnail") { request, context in await self.respond { try await self.thumbnail(path: request, context) } }
-        router.post("/v1/thumbnail") { request, context in await self.respond { try await self.thumbnail(upload: request, context) } }
-        router.get("/v1/preview") { request, context in await self.respond { try await self.preview(path: request, context) } }
-        router.post("/v1/preview") { request, context in await self.respond { try await self.preview(upload: request, context) } }
-        router.get("/v1/type") { request, context in await self.respond { try await self.type(request, context) } }
-        router.get("/v1/generators") { _, _ in await self.respond { try self.generatorList() } }
-        router.get("/view") { request, context in await self.respond { try await self.view(request, context) } }
+        router.get("/v1/thumbnail", use: thumbnail(path:_:))
+        router.post("/v1/thumbnail", use: thumbnail(upload:_:))
+        router.get("/v1/preview", use: preview(path:_:))
+        router.post("/v1/preview", use: preview(upload:_:))
+        router.get("/v1/type", use: type(_:_:))
+        router.get("/v1/generators") { _, _ in try self.generatorList() }
+        router.get("/view", use: view(_:_:))
         router.get("/healthz") { _, _ in Self.json(["status": "ok"]) }
         router.get("/readyz") { _, _ in self.readiness() }
         router.get("/metrics") { _, _ in self.metricsText() }

@@ -53,4 +53,14 @@ final class LoopbackSocket {
         socket.send(Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
         return String(decoding: socket.readToEnd(), as: UTF8.self)
     }
+
+    /// One GET with `Connection: close`: the status line and headers, and the body's bytes.
+    static func fetch(port: Int, _ path: String) -> (head: String, body: [UInt8])? {
+        guard let socket = LoopbackSocket(port: port) else { return nil }
+        socket.send(Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
+        let bytes = socket.readToEnd()
+        let separator = Array("\r\n\r\n".utf8)
+        guard let end = (0..<max(0, bytes.count - 3)).first(where: { Array(bytes[$0..<$0 + 4]) == separator }) else { return nil }
+        return (String(decoding: bytes[..<end], as: UTF8.self), Array(bytes[(end + 4)...]))
+    }
 }

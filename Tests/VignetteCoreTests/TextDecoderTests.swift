@@ -3,10 +3,10 @@ import Testing
 
 @testable import VignetteCore
 
-/// The bytes of a file under `Fixtures/text/`.
+/// The bytes of a file under the shared `Tests/Fixtures/text/` (the text previewer tests read the same files).
 func textFixture(_ name: String) throws -> [UInt8] {
-    let url = try #require(Bundle.module.url(forResource: "Fixtures/text/" + name, withExtension: nil))
-    return Array(try Data(contentsOf: url))
+    let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    return Array(try Data(contentsOf: tests.appendingPathComponent("Fixtures/text/" + name)))
 }
 
 /// A real file, the encoding it is in, and a line of its text with non-ASCII characters.

@@ -18,8 +18,13 @@ func preview(_ text: String, named filename: String, request: PreviewRequest = P
     try preview(Array(text.utf8), named: filename, request: request)
 }
 
-/// The bytes of a file under this target's `Fixtures/`.
+/// The bytes of a file under this target's `Fixtures/`, or for `text/…` the shared `Tests/Fixtures/text/`
+/// (the text decoder's tests read the same files).
 func fixture(_ path: String) throws -> [UInt8] {
+    if path.hasPrefix("text/") {
+        let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        return Array(try Data(contentsOf: tests.appendingPathComponent("Fixtures/" + path)))
+    }
     let url = try #require(Bundle.module.url(forResource: "Fixtures/" + path, withExtension: nil))
     return Array(try Data(contentsOf: url))
 }

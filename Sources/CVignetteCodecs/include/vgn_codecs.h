@@ -94,10 +94,7 @@ typedef struct vgn_png vgn_png;
 /* Reads the PNG signature and chunks up to the first IDAT (png_read_info) from memory; NULL on error. */
 vgn_png *vgn_png_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
 
-/* Sets up the RGBA8 transforms; reports nothing new (output is info.width x info.height x 4). */
-int vgn_png_start(vgn_png *p, vgn_error *err);
-
-/* Like vgn_png_start, but with allow_rgb set an image without alpha (no alpha channel, no tRNS) gives 3-channel RGB rows, skipping the alpha filler; *out_channels receives 3 or 4. */
+/* Sets up the transforms: RGBA8 rows (info.width x 4 bytes), or with allow_rgb set, for an image without alpha (no alpha channel, no tRNS), 3-channel RGB rows, skipping the alpha filler; *out_channels (may be NULL) receives 3 or 4. */
 int vgn_png_start_ex(vgn_png *p, int allow_rgb, int *out_channels, vgn_error *err);
 
 /* Decodes up to max_rows rows (RGBA8, or RGB8 after vgn_png_start_ex chose 3 channels) into dst (stride >= width*channels); returns rows written, 0 at end, negative on error. */

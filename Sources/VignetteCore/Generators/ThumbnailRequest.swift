@@ -6,17 +6,14 @@ public struct ThumbnailRequest: Sendable, Equatable {
     public var scale: Int
     /// Whether an image smaller than the box is enlarged to fill it.
     public var allowUpscale: Bool
-    /// Smallest useful size in pixels: a generator that can only draw smaller declines (0: any).
-    public var minimumDimension: Int
     /// Whether the result is decorated as an icon (a page frame and the extension as a badge).
     public var iconMode: Bool
 
     /// Creates a request; the defaults give a 256-pixel thumbnail that is never enlarged.
-    public init(maxPixelSize: Int = 256, scale: Int = 1, allowUpscale: Bool = false, minimumDimension: Int = 0, iconMode: Bool = false) {
+    public init(maxPixelSize: Int = 256, scale: Int = 1, allowUpscale: Bool = false, iconMode: Bool = false) {
         self.maxPixelSize = maxPixelSize
         self.scale = scale
         self.allowUpscale = allowUpscale
-        self.minimumDimension = minimumDimension
         self.iconMode = iconMode
     }
 
