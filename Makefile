@@ -3,7 +3,7 @@ SWIFT ?= swift
 # Parallel build jobs; the CI machines have 2 cores.
 JOBS ?= $(shell nproc)
 
-.PHONY: all demo test build release deps test-deps install image-check serve-bench clean
+.PHONY: all demo test build release deps test-deps install image-check serve-bench lint format clean
 
 PREFIX ?= /usr/local
 
@@ -41,6 +41,14 @@ image-check: deps
 ## serve-bench: load test of `vignette serve` with wrk, nginx as the ceiling (see bench/serve.sh).
 serve-bench: deps
 	@bench/serve.sh
+
+## lint: swift-format in strict mode over Sources, Tests and Package.swift, with the committed .swift-format (CI runs it).
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel Sources Tests Package.swift
+
+## format: rewrite Sources, Tests and Package.swift in the committed style (then `make lint` passes).
+format:
+	$(SWIFT) format format --in-place --recursive --parallel Sources Tests Package.swift
 
 clean:
 	rm -rf .build out

@@ -41,11 +41,16 @@ public final class BatchTally: @unchecked Sendable {
 
     /// The totals at one moment.
     public struct Snapshot: Sendable {
+        /// Files finished, by result.
         public let counts: [BatchOutcome.Result: Int]
+        /// Files found by the walk so far.
         public let found: Int
+        /// Whether the walk is over (`found` is the total).
         public let totalKnown: Bool
+        /// Seconds since the batch started.
         public let seconds: Double
 
+        /// Files finished with `result`.
         public func count(_ result: BatchOutcome.Result) -> Int { counts[result] ?? 0 }
         /// Files finished, whatever the result.
         public var done: Int { counts.values.reduce(0, +) }

@@ -8,11 +8,17 @@ public import VignetteCore
 /// Hidden entries, include/exclude globs, symbolic links, the shard and excluded directories (the
 /// thumbnail cache, the output folder) are decided here.
 public struct BatchWalker: Sendable {
+    /// Whether directories are walked below their first level.
     public var recursive = true
+    /// Whether names starting with a dot are walked.
     public var hidden = false
+    /// Whether symbolic links are followed (each directory is still walked once).
     public var followSymlinks = false
+    /// Globs a file must match one of (a glob with `/` matches the relative path); empty: every file.
     public var includes: [String] = []
+    /// Globs of files and directories left out.
     public var excludes: [String] = []
+    /// The share of files this process takes, if the tree is split.
     public var shard: ShardSpec?
     /// Directories never entered, by device and inode (the cache, the output folder).
     public var skippedDirectories: [String] = []

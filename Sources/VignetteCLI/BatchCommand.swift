@@ -144,7 +144,8 @@ struct BatchCommand: ParsableCommand {
                     throw VignetteError(.io, path: out, "cannot create the output directory")
                 }
             }
-            destination = .folder(SourceFile.absolute(out), size: size ?? 256, output: ThumbnailOutput(format: format ?? .png, quality: quality))
+            destination = .folder(
+                SourceFile.absolute(out), size: size ?? 256, output: ThumbnailOutput(format: format ?? .png, quality: quality))
             walker.skippedDirectories = [out]
         } else {
             let cache = ThumbnailCache(root: ThumbnailCache.defaultRoot(), version: VignetteVersion.string)

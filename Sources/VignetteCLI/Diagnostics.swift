@@ -46,7 +46,8 @@ final class OutputBuffer {
 /// Stable, pretty JSON text from Foundation objects.
 enum JSONOutput {
     static func string(_ object: Any) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        guard
+            let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         else { return "null" }
         return String(decoding: data, as: UTF8.self)
     }

@@ -30,15 +30,17 @@ struct GeneratorsCommand: ParsableCommand {
         // Most preferred first, as a reader scanning for "who handles X" expects.
         let generators = registry.generators.reversed().sorted { $0.priority > $1.priority }
         if json {
-            print(JSONOutput.string(generators.map { g in
-                var o: [String: Any] = [
-                    "identifier": g.identifier, "capabilities": Self.capabilities(g), "types": g.supportedTypes,
-                    "priority": g.priority.description, "priorityValue": g.priority.rawValue, "origin": g.origin,
-                ]
-                if let max = g.limits.maxFileBytes { o["maxFileBytes"] = max }
-                if let t = g.limits.timeoutSeconds { o["timeoutSeconds"] = t }
-                return o
-            }))
+            print(
+                JSONOutput.string(
+                    generators.map { g in
+                        var o: [String: Any] = [
+                            "identifier": g.identifier, "capabilities": Self.capabilities(g), "types": g.supportedTypes,
+                            "priority": g.priority.description, "priorityValue": g.priority.rawValue, "origin": g.origin,
+                        ]
+                        if let max = g.limits.maxFileBytes { o["maxFileBytes"] = max }
+                        if let t = g.limits.timeoutSeconds { o["timeoutSeconds"] = t }
+                        return o
+                    }))
             return
         }
         var text = ""

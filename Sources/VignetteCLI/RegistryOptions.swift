@@ -18,7 +18,9 @@ struct RegistryOptions: ParsableArguments {
     var noSystemThumbnailers = false
 
     func validate() throws {
-        guard maxMegapixels > 0, maxFileMegabytes > 0 else { throw ValidationError("--max-megapixels and --max-file-megabytes must be positive") }
+        guard maxMegapixels > 0, maxFileMegabytes > 0 else {
+            throw ValidationError("--max-megapixels and --max-file-megabytes must be positive")
+        }
     }
 
     /// Image decoding caps from the options.

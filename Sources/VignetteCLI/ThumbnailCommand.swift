@@ -141,11 +141,15 @@ struct ThumbnailCommand: ParsableCommand {
             let destination = (dir as NSString).appendingPathComponent(name)
             let canonical = URL(fileURLWithPath: destination).standardizedFileURL.path
             if let first = taken[canonical] {
-                Diagnostics.report(VignetteError(.invalidRequest, path: input, "its thumbnail \(destination) would overwrite the one of \(first); thumbnail them separately"))
+                Diagnostics.report(
+                    VignetteError(
+                        .invalidRequest, path: input,
+                        "its thumbnail \(destination) would overwrite the one of \(first); thumbnail them separately"))
                 return nil
             }
             if inputs.contains(canonical) {
-                Diagnostics.report(VignetteError(.invalidRequest, path: input, "its thumbnail \(destination) would overwrite an input file"))
+                Diagnostics.report(
+                    VignetteError(.invalidRequest, path: input, "its thumbnail \(destination) would overwrite an input file"))
                 return nil
             }
             taken[canonical] = input

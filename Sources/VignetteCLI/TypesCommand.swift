@@ -68,7 +68,9 @@ struct TypesCommand: ParsableCommand {
                 let ext = t.preferredFilenameExtension.map { "." + $0 } ?? "-"
                 let mime = t.preferredMIMEType ?? "-"
                 let id = t.identifier.padding(toLength: width, withPad: " ", startingAt: 0)
-                out.write("\(id)  \(ext.padding(toLength: 10, withPad: " ", startingAt: 0)) \(mime.padding(toLength: 44, withPad: " ", startingAt: 0)) \(t.localizedDescription)\n")
+                out.write(
+                    "\(id)  \(ext.padding(toLength: 10, withPad: " ", startingAt: 0)) \(mime.padding(toLength: 44, withPad: " ", startingAt: 0)) \(t.localizedDescription)\n"
+                )
             }
         }
         out.flush()

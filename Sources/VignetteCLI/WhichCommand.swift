@@ -61,22 +61,24 @@ struct WhichCommand: ParsableCommand {
                 "evidence": input.resolution.evidence.description,
             ]
             for (capability, candidates, attempts, chosen) in sections {
-                object[capability.rawValue] = [
-                    "chosen": chosen as Any,
-                    "candidates": candidates.enumerated().map { rank, c in
-                        [
-                            "rank": rank + 1, "generator": c.generator.identifier, "matchedType": c.matchedType,
-                            "distance": c.distance, "priority": c.generator.priority.description, "origin": c.generator.origin,
-                            "outcome": Self.outcome(of: c, attempts: attempts, chosen: chosen),
-                        ] as [String: Any]
-                    },
-                ] as [String: Any]
+                object[capability.rawValue] =
+                    [
+                        "chosen": chosen as Any,
+                        "candidates": candidates.enumerated().map { rank, c in
+                            [
+                                "rank": rank + 1, "generator": c.generator.identifier, "matchedType": c.matchedType,
+                                "distance": c.distance, "priority": c.generator.priority.description, "origin": c.generator.origin,
+                                "outcome": Self.outcome(of: c, attempts: attempts, chosen: chosen),
+                            ] as [String: Any]
+                        },
+                    ] as [String: Any]
             }
             print(JSONOutput.string(object))
             return
         }
         var text = "\(file)\n"
-        text += "  type:        \(input.type.identifier) (\(input.type.localizedDescription)), MIME \(catalog.preferredMIMEType(of: input.type))\n"
+        text +=
+            "  type:        \(input.type.identifier) (\(input.type.localizedDescription)), MIME \(catalog.preferredMIMEType(of: input.type))\n"
         text += "  decided by:  \(input.resolution.evidence)\n"
         text += "  chain:       \(chain.joined(separator: " → "))\n"
         for (capability, candidates, attempts, chosen) in sections {

@@ -18,7 +18,8 @@ public struct ResponseCache: Sendable {
     public init(directory: String) throws {
         self.directory = directory
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw VignetteError(.io, path: directory, "cannot create the cache directory")
         }

@@ -3,8 +3,10 @@ extension Canvas {
     public mutating func fillRect(x: Double, y: Double, width w: Double, height h: Double, color: Color) {
         guard w > 0, h > 0 else { return }
         let inner = Int(x.rounded(.up))..<Int((x + w).rounded(.down))
-        fill(x0: Int(x.rounded(.down)), y0: Int(y.rounded(.down)), x1: Int((x + w).rounded(.up)), y1: Int((y + h).rounded(.up)),
-             color: color, solid: { row in Double(row) >= y && Double(row + 1) <= y + h ? inner : nil }) { px, py in
+        fill(
+            x0: Int(x.rounded(.down)), y0: Int(y.rounded(.down)), x1: Int((x + w).rounded(.up)), y1: Int((y + h).rounded(.up)),
+            color: color, solid: { row in Double(row) >= y && Double(row + 1) <= y + h ? inner : nil }
+        ) { px, py in
             let cx = min(px + 0.5, x + w) - max(px - 0.5, x)
             let cy = min(py + 0.5, y + h) - max(py - 0.5, y)
             return max(0, min(cx, 1)) * max(0, min(cy, 1))
@@ -13,8 +15,10 @@ extension Canvas {
 
     /// An anti-aliased rectangle with corners rounded by `radius`; `feather` widens the soft
     /// edge (1 is a crisp anti-aliased edge; a few pixels make a shadow).
-    public mutating func fillRoundedRect(x: Double, y: Double, width w: Double, height h: Double, radius: Double,
-                                         color: Color, feather: Double = 1) {
+    public mutating func fillRoundedRect(
+        x: Double, y: Double, width w: Double, height h: Double, radius: Double,
+        color: Color, feather: Double = 1
+    ) {
         guard w > 0, h > 0 else { return }
         let r = min(max(radius, 0), min(w, h) / 2)
         let f = max(feather, 0.5)
@@ -28,8 +32,10 @@ extension Canvas {
             if py >= y + f && py <= y + h - f { return narrow }
             return nil
         }
-        fill(x0: Int((x - f).rounded(.down)), y0: Int((y - f).rounded(.down)),
-             x1: Int((x + w + f).rounded(.up)), y1: Int((y + h + f).rounded(.up)), color: color, solid: solid) { px, py in
+        fill(
+            x0: Int((x - f).rounded(.down)), y0: Int((y - f).rounded(.down)),
+            x1: Int((x + w + f).rounded(.up)), y1: Int((y + h + f).rounded(.up)), color: color, solid: solid
+        ) { px, py in
             // Signed distance to the rounded box, turned into coverage across the feather band.
             let qx = abs(px - cx) - hx, qy = abs(py - cy) - hy
             let outside = (max(qx, 0) * max(qx, 0) + max(qy, 0) * max(qy, 0)).squareRoot()
@@ -44,13 +50,20 @@ extension Canvas {
         let xs = points.map(\.x), ys = points.map(\.y)
         guard let minX = xs.min(), let maxX = xs.max(), let minY = ys.min(), let maxY = ys.max() else { return }
         // A convex polygon's rows have one inside span: the pixels wholly within it need no sampling.
-        let solid: ((Int) -> Range<Int>?)? = Canvas.isConvex(points) ? { row in
-            guard let top = Canvas.span(points, atY: Double(row)), let bottom = Canvas.span(points, atY: Double(row + 1)) else { return nil }
-            let lo = Int(max(top.lowerBound, bottom.lowerBound).rounded(.up)), hi = Int(min(top.upperBound, bottom.upperBound).rounded(.down))
-            return lo < hi ? lo..<hi : nil
-        } : nil
-        fill(x0: Int(minX.rounded(.down)), y0: Int(minY.rounded(.down)), x1: Int(maxX.rounded(.up)), y1: Int(maxY.rounded(.up)),
-             color: color, solid: solid) { px, py in
+        let solid: ((Int) -> Range<Int>?)? =
+            Canvas.isConvex(points)
+            ? { row in
+                guard let top = Canvas.span(points, atY: Double(row)), let bottom = Canvas.span(points, atY: Double(row + 1)) else {
+                    return nil
+                }
+                let lo = Int(max(top.lowerBound, bottom.lowerBound).rounded(.up)),
+                    hi = Int(min(top.upperBound, bottom.upperBound).rounded(.down))
+                return lo < hi ? lo..<hi : nil
+            } : nil
+        fill(
+            x0: Int(minX.rounded(.down)), y0: Int(minY.rounded(.down)), x1: Int(maxX.rounded(.up)), y1: Int(maxY.rounded(.up)),
+            color: color, solid: solid
+        ) { px, py in
             // Away from every edge the pixel is wholly in or out: one test instead of sixteen.
             if Canvas.distanceToEdges(points, px, py) > 0.75 { return Canvas.contains(points, px, py) ? 1 : 0 }
             var hits = 0

@@ -3,14 +3,17 @@ extension Canvas {
     /// baseline `baseline`, touching only columns in `clip` (the whole width by default);
     /// glyphs that start past the clip are not drawn. Returns where the pen ended.
     @discardableResult
-    public mutating func drawText(_ text: String, font: FontFace, size: Int, x: Double, baseline: Int, color: Color,
-                                  clip: Range<Int>? = nil) throws -> Double {
+    public mutating func drawText(
+        _ text: String, font: FontFace, size: Int, x: Double, baseline: Int, color: Color,
+        clip: Range<Int>? = nil
+    ) throws -> Double {
         let scalars = text.unicodeScalars.map(\.value)
         let w = width, h = height
         let range = clip ?? 0..<w
         return try bitmap.pixels.withUnsafeMutableBufferPointer { p in
-            try font.draw(scalars, size: size, into: p, width: w, height: h, x: x, y: baseline,
-                          color: [color.r, color.g, color.b, color.a], clip: range)
+            try font.draw(
+                scalars, size: size, into: p, width: w, height: h, x: x, y: baseline,
+                color: [color.r, color.g, color.b, color.a], clip: range)
         }
     }
 

@@ -115,8 +115,10 @@ public struct Canvas: Sendable {
     /// `coverage(px, py)` at each pixel centre (0…1). `solid(y)`, when given, names the columns of
     /// row `y` known to be fully covered: they are filled without calling `coverage` (large shapes
     /// cost a closure call only along their edges).
-    public mutating func fill(x0: Int, y0: Int, x1: Int, y1: Int, color: Color, solid: ((Int) -> Range<Int>?)? = nil,
-                              coverage: (Double, Double) -> Double) {
+    public mutating func fill(
+        x0: Int, y0: Int, x1: Int, y1: Int, color: Color, solid: ((Int) -> Range<Int>?)? = nil,
+        coverage: (Double, Double) -> Double
+    ) {
         let xa = max(0, x0), xb = min(width, x1), ya = max(0, y0), yb = min(height, y1)
         guard xa < xb, ya < yb, color.a > 0 else { return }
         let w = width

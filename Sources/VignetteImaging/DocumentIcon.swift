@@ -27,8 +27,9 @@ public enum DocumentIcon {
 
         if h >= 24 {
             // Below the fold only: a shadow behind the cut corner would show through it.
-            canvas.fillRoundedRect(x: x0, y: y0 + fold, width: x1 - x0, height: y1 - y0 - fold + H * 0.012, radius: H * 0.02,
-                                   color: Canvas.Color(0, 0, 0, 70), feather: max(1, H * 0.025))
+            canvas.fillRoundedRect(
+                x: x0, y: y0 + fold, width: x1 - x0, height: y1 - y0 - fold + H * 0.012, radius: H * 0.02,
+                color: Canvas.Color(0, 0, 0, 70), feather: max(1, H * 0.025))
         }
         let outline: [(x: Double, y: Double)] = [(x0, y0), (x1 - fold, y0), (x1, y0 + fold), (x1, y1), (x0, y1)]
         canvas.fillPolygon(outline, color: Canvas.Color(0x9A, 0xA3, 0xAD))
@@ -48,8 +49,9 @@ public enum DocumentIcon {
             var n = 0
             while y + line < bandTop - gap * 0.6 {
                 let end = n % 3 == 2 ? 0.55 : 0.85
-                canvas.fillRoundedRect(x: x0 + (x1 - x0) * 0.15, y: y, width: (x1 - x0) * 0.7 * end, height: max(1, H * 0.018),
-                                       radius: H * 0.009, color: Canvas.Color(0xD5, 0xDA, 0xE0))
+                canvas.fillRoundedRect(
+                    x: x0 + (x1 - x0) * 0.15, y: y, width: (x1 - x0) * 0.7 * end, height: max(1, H * 0.018),
+                    radius: H * 0.009, color: Canvas.Color(0xD5, 0xDA, 0xE0))
                 y += gap
                 n += 1
             }
@@ -74,10 +76,12 @@ public enum DocumentIcon {
         guard !text.isEmpty, height >= 8, let font = try? SystemFonts.face(.bold) else { return }
         let maxSize = Int(height * 0.72)
         guard maxSize >= 6, let size = try? Canvas.fittingSize(text, font: font, width: width * 0.86, maxSize: maxSize, minSize: 6),
-              let advance = try? font.measure(text, size: size), advance <= width,
-              let cap = try? font.glyph("H", size: size) else { return }
+            let advance = try? font.measure(text, size: size), advance <= width,
+            let cap = try? font.glyph("H", size: size)
+        else { return }
         let baseline = Int((y + height / 2 + Double(cap.top) / 2).rounded())
-        _ = try? canvas.drawText(text, font: font, size: size, x: x + (width - advance) / 2, baseline: baseline, color: .white,
-                                 clip: Int(x.rounded(.down))..<Int((x + width).rounded(.up)))
+        _ = try? canvas.drawText(
+            text, font: font, size: size, x: x + (width - advance) / 2, baseline: baseline, color: .white,
+            clip: Int(x.rounded(.down))..<Int((x + width).rounded(.up)))
     }
 }

@@ -51,9 +51,11 @@ public final class Downscaler {
         // Scales from the true geometry: a partial last box must not stretch the whole row.
         let trueWidth = min(Double(inWidth), extent?.width ?? Double(inWidth))
         let trueHeight = min(Double(inHeight), extent?.height ?? Double(inHeight))
-        hKernel = midWidth == outWidth && Double(boxX * outWidth) == trueWidth
+        hKernel =
+            midWidth == outWidth && Double(boxX * outWidth) == trueWidth
             ? nil : ResampleKernel(inSize: midWidth, outSize: outWidth, scale: trueWidth / Double(boxX * outWidth))
-        vKernel = midHeight == outHeight && Double(boxY * outHeight) == trueHeight
+        vKernel =
+            midHeight == outHeight && Double(boxY * outHeight) == trueHeight
             ? nil : ResampleKernel(inSize: midHeight, outSize: outHeight, scale: trueHeight / Double(boxY * outHeight))
         accumulator = [UInt64](repeating: 0, count: midWidth * 4)
         columnFirst = channels != 4 && boxY > 1
@@ -75,7 +77,9 @@ public final class Downscaler {
     /// Finishes (missing rows count as transparent black) and returns the thumbnail.
     public func finish() -> Bitmap {
         while midRowsDone < midHeight {
-            if rowsInBand > 0 { flushBand() } else {
+            if rowsInBand > 0 {
+                flushBand()
+            } else {
                 rowsInBand = boxY
                 flushBand()
             }

@@ -121,8 +121,9 @@ public final class FontFace: @unchecked Sendable {
             var m = vgn_font_metrics()
             var err = vgn_error()
             guard vgn_font_get_metrics(h, &m, &err) == 0 else { throw FontFace.error(err) }
-            return Metrics(ascender: Double(m.ascender_26_6) / 64, descender: Double(m.descender_26_6) / 64,
-                           lineHeight: Double(m.line_height_26_6) / 64)
+            return Metrics(
+                ascender: Double(m.ascender_26_6) / 64, descender: Double(m.descender_26_6) / 64,
+                lineHeight: Double(m.line_height_26_6) / 64)
         }
     }
 
@@ -151,11 +152,14 @@ public final class FontFace: @unchecked Sendable {
             guard vgn_font_render_glyph(h, scalar.value, &g, nil, 0, &err) == 0 else { throw FontFace.error(err) }
             var coverage = [UInt8](repeating: 0, count: Int(g.width) * Int(g.height))
             if !coverage.isEmpty {
-                let status = coverage.withUnsafeMutableBufferPointer { vgn_font_render_glyph(h, scalar.value, &g, $0.baseAddress, $0.count, &err) }
+                let status = coverage.withUnsafeMutableBufferPointer {
+                    vgn_font_render_glyph(h, scalar.value, &g, $0.baseAddress, $0.count, &err)
+                }
                 guard status == 0 else { throw FontFace.error(err) }
             }
-            return Glyph(width: Int(g.width), height: Int(g.height), left: Int(g.left), top: Int(g.top),
-                         advance: Double(g.advance_26_6) / 64, coverage: coverage)
+            return Glyph(
+                width: Int(g.width), height: Int(g.height), left: Int(g.left), top: Int(g.top),
+                advance: Double(g.advance_26_6) / 64, coverage: coverage)
         }
     }
 
@@ -173,8 +177,10 @@ public final class FontFace: @unchecked Sendable {
 
     /// Draws `scalars` into RGBA `pixels` (`width × height`) with the pen at `x` on baseline `y`,
     /// blending `color` by coverage, touching only columns in `clip`; returns the pen's end x.
-    func draw(_ scalars: [UInt32], size: Int, into pixels: UnsafeMutableBufferPointer<UInt8>, width: Int, height: Int,
-              x: Double, y: Int, color: [UInt8], clip: Range<Int>) throws -> Double {
+    func draw(
+        _ scalars: [UInt32], size: Int, into pixels: UnsafeMutableBufferPointer<UInt8>, width: Int, height: Int,
+        x: Double, y: Int, color: [UInt8], clip: Range<Int>
+    ) throws -> Double {
         guard pixels.count >= width * height * 4, color.count == 4, width > 0, height > 0 else { return x }
         return try locked(size: size) { h in
             var end: Int32 = 0
@@ -182,9 +188,10 @@ public final class FontFace: @unchecked Sendable {
             let pen = Int32(clamping: Int((x * 64).rounded()))
             let status = scalars.withUnsafeBufferPointer { run in
                 color.withUnsafeBufferPointer { rgba in
-                    vgn_font_draw_run(h, run.baseAddress, run.count, pixels.baseAddress, Int32(width), Int32(height), width * 4, 4,
-                                      pen, Int32(clamping: y), rgba.baseAddress, Int32(clamping: clip.lowerBound),
-                                      Int32(clamping: clip.upperBound), &end, &err)
+                    vgn_font_draw_run(
+                        h, run.baseAddress, run.count, pixels.baseAddress, Int32(width), Int32(height), width * 4, 4,
+                        pen, Int32(clamping: y), rgba.baseAddress, Int32(clamping: clip.lowerBound),
+                        Int32(clamping: clip.upperBound), &end, &err)
                 }
             }
             guard status >= 0 else { throw FontFace.error(err) }

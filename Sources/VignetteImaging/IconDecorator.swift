@@ -23,18 +23,21 @@ public enum IconDecorator {
         let fx = shadow, fy = shadow * 0.6
 
         if shadow > 0 {
-            canvas.fillRoundedRect(x: fx, y: fy + shadow * 0.5, width: frameW, height: frameH, radius: frame,
-                                   color: Canvas.Color(0, 0, 0, 90), feather: shadow * 1.2)
+            canvas.fillRoundedRect(
+                x: fx, y: fy + shadow * 0.5, width: frameW, height: frameH, radius: frame,
+                color: Canvas.Color(0, 0, 0, 90), feather: shadow * 1.2)
         }
         canvas.fillRoundedRect(x: fx, y: fy, width: frameW, height: frameH, radius: frame * 0.6, color: Canvas.Color(0xB8, 0xBF, 0xC6))
         let edge = box >= 64 ? 1.0 : 0.5
-        canvas.fillRoundedRect(x: fx + edge, y: fy + edge, width: frameW - 2 * edge, height: frameH - 2 * edge,
-                               radius: frame * 0.5, color: .white)
+        canvas.fillRoundedRect(
+            x: fx + edge, y: fy + edge, width: frameW - 2 * edge, height: frameH - 2 * edge,
+            radius: frame * 0.5, color: .white)
         canvas.draw(image, x: Int(fx + frame), y: Int(fy + frame))
 
         if let badge, !badge.isEmpty, box >= 48 {
-            drawBadge(badge, in: &canvas, color: Canvas.Color(color), right: fx + frameW, bottom: fy + frameH, box: S,
-                      maxWidth: frameW * 0.9)
+            drawBadge(
+                badge, in: &canvas, color: Canvas.Color(color), right: fx + frameW, bottom: fy + frameH, box: S,
+                maxWidth: frameW * 0.9)
         }
         return canvas.bitmap
     }
@@ -53,20 +56,25 @@ public enum IconDecorator {
     }
 
     /// A rounded badge in `color` with `text` in bold white, its bottom-right corner overhanging the frame's.
-    static func drawBadge(_ text: String, in canvas: inout Canvas, color: Canvas.Color, right: Double, bottom: Double,
-                          box: Double, maxWidth: Double) {
+    static func drawBadge(
+        _ text: String, in canvas: inout Canvas, color: Canvas.Color, right: Double, bottom: Double,
+        box: Double, maxWidth: Double
+    ) {
         let height = (box * 0.13).rounded()
         let pad = height * 0.35
         guard let font = try? SystemFonts.face(.bold),
-              let size = try? Canvas.fittingSize(text, font: font, width: maxWidth - 2 * pad, maxSize: Int(height * 0.66), minSize: 5),
-              let advance = try? font.measure(text, size: size), let cap = try? font.glyph("H", size: size) else { return }
+            let size = try? Canvas.fittingSize(text, font: font, width: maxWidth - 2 * pad, maxSize: Int(height * 0.66), minSize: 5),
+            let advance = try? font.measure(text, size: size), let cap = try? font.glyph("H", size: size)
+        else { return }
         let width = min(maxWidth, max(height * 1.4, advance + 2 * pad))
         let x = right - width + box * 0.01, y = bottom - height + box * 0.01
-        canvas.fillRoundedRect(x: x, y: y + 1, width: width, height: height, radius: height * 0.28,
-                               color: Canvas.Color(0, 0, 0, 60), feather: max(1, box * 0.01))
+        canvas.fillRoundedRect(
+            x: x, y: y + 1, width: width, height: height, radius: height * 0.28,
+            color: Canvas.Color(0, 0, 0, 60), feather: max(1, box * 0.01))
         canvas.fillRoundedRect(x: x, y: y, width: width, height: height, radius: height * 0.28, color: color)
         let baseline = Int((y + height / 2 + Double(cap.top) / 2).rounded())
-        _ = try? canvas.drawText(text, font: font, size: size, x: x + (width - advance) / 2, baseline: baseline, color: .white,
-                                 clip: Int(x)..<Int((x + width).rounded(.up)))
+        _ = try? canvas.drawText(
+            text, font: font, size: size, x: x + (width - advance) / 2, baseline: baseline, color: .white,
+            clip: Int(x)..<Int((x + width).rounded(.up)))
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import CVignetteCodecs
+import Foundation
 public import VignetteCore
 
 /// Decodes JPEG and PNG data straight to thumbnail size, never holding the full image.
@@ -13,7 +13,9 @@ public enum ImageDecoder {
     static let band = 16
 
     /// A thumbnail of JPEG data for `request`.
-    public static func jpeg(_ data: UnsafeRawBufferPointer, request: ThumbnailRequest, limits: ImageLimits = .standard) throws -> DecodedImage {
+    public static func jpeg(_ data: UnsafeRawBufferPointer, request: ThumbnailRequest, limits: ImageLimits = .standard) throws
+        -> DecodedImage
+    {
         var err = vgn_error()
         var info = vgn_image_info()
         guard let base = data.baseAddress, let j = vgn_jpeg_open(base.assumingMemoryBound(to: UInt8.self), data.count, &info, &err) else {
@@ -90,7 +92,9 @@ public enum ImageDecoder {
     }
 
     /// A thumbnail of PNG data for `request` (the default image of an APNG).
-    public static func png(_ data: UnsafeRawBufferPointer, request: ThumbnailRequest, limits: ImageLimits = .standard) throws -> DecodedImage {
+    public static func png(_ data: UnsafeRawBufferPointer, request: ThumbnailRequest, limits: ImageLimits = .standard) throws
+        -> DecodedImage
+    {
         var err = vgn_error()
         var info = vgn_image_info()
         guard let base = data.baseAddress, let p = vgn_png_open(base.assumingMemoryBound(to: UInt8.self), data.count, &info, &err) else {
@@ -175,7 +179,8 @@ public enum ImageDecoder {
         if pixels.overflow || pixels.partialValue > limits.maxPixels {
             throw VignetteError(
                 .refused,
-                "image is \(width) × \(height) pixels (\(pixelCount(Double(width) * Double(height)))), over the limit of \(pixelCount(Double(limits.maxPixels)))")
+                "image is \(width) × \(height) pixels (\(pixelCount(Double(width) * Double(height)))), over the limit of \(pixelCount(Double(limits.maxPixels)))"
+            )
         }
     }
 

@@ -1,11 +1,13 @@
-import Foundation
 import CVignetteCodecs
+import Foundation
 public import VignetteCore
 
 /// Encodes bitmaps as PNG or JPEG through the C shim.
 public enum ImageEncoder {
     /// `bitmap` encoded as `format`: PNG keeps alpha when the bitmap has any; JPEG at `quality` (1–100).
-    public static func encode(_ bitmap: Bitmap, as format: ImageFormat, quality: Int = 85, text: [(String, String)] = [], compression: Int = 6)
+    public static func encode(
+        _ bitmap: Bitmap, as format: ImageFormat, quality: Int = 85, text: [(String, String)] = [], compression: Int = 6
+    )
         throws -> [UInt8]
     {
         switch format {
@@ -15,7 +17,8 @@ public enum ImageEncoder {
     }
 
     /// PNG bytes of `bitmap`: RGBA, or RGB when `alpha` is false (fully opaque images), with tEXt chunks.
-    public static func png(_ bitmap: Bitmap, keepAlpha: Bool = true, text: [(String, String)] = [], compression: Int = 6) throws -> [UInt8] {
+    public static func png(_ bitmap: Bitmap, keepAlpha: Bool = true, text: [(String, String)] = [], compression: Int = 6) throws -> [UInt8]
+    {
         let channels = keepAlpha ? 4 : 3
         let pixels = keepAlpha ? bitmap.pixels : bitmap.rgb()
         var err = vgn_error()
@@ -49,7 +52,8 @@ public enum ImageEncoder {
         var out: UnsafeMutablePointer<UInt8>? = nil
         var size = 0
         let status = rgb.withUnsafeBufferPointer { px in
-            vgn_jpeg_encode(px.baseAddress, UInt32(bitmap.width), UInt32(bitmap.height), bitmap.width * 3, 3, Int32(quality), &out, &size, &err)
+            vgn_jpeg_encode(
+                px.baseAddress, UInt32(bitmap.width), UInt32(bitmap.height), bitmap.width * 3, 3, Int32(quality), &out, &size, &err)
         }
         guard status == 0, let out else { throw VignetteError(.io, "cannot encode JPEG: \(CodecError.text(err.message))") }
         defer { vgn_free(out) }

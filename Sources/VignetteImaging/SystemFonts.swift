@@ -44,7 +44,8 @@ public enum SystemFonts {
             if FileManager.default.isReadableFile(atPath: candidate) { return candidate }
         }
         let where_ = environment["VIGNETTE_FONT_DIR"].map { "in VIGNETTE_FONT_DIR (\($0))" } ?? "in \(folders[0]) or the other font folders"
-        throw VignetteError(.notFound, "font \(kind.rawValue) not found \(where_): install the fonts-dejavu-core package or set VIGNETTE_FONT_DIR")
+        throw VignetteError(
+            .notFound, "font \(kind.rawValue) not found \(where_): install the fonts-dejavu-core package or set VIGNETTE_FONT_DIR")
     }
 
     /// The shared face for `kind` (opened with hinting: these fonts are trusted).

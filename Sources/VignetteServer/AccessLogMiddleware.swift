@@ -1,6 +1,6 @@
 import Foundation
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import Logging
 
 /// Logs one structured line per request and counts it in the metrics; every error a route or the

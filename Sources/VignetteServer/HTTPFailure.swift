@@ -1,6 +1,6 @@
 import Foundation
-public import Hummingbird
 public import HTTPTypes
+public import Hummingbird
 import NIOCore
 import VignetteCore
 
@@ -37,7 +37,8 @@ public struct HTTPFailure: HTTPResponseError, Sendable, Equatable {
         case let e as VignetteError:
             self.init(e.httpStatus, code: e.httpStatus == .notFound ? "not-found" : e.code.rawValue, e.httpMessage)
         case WorkPool.Refusal.overloaded:
-            self.init(.serviceUnavailable, code: "overloaded", "too many requests in progress; try again shortly", headers: [.retryAfter: "1"])
+            self.init(
+                .serviceUnavailable, code: "overloaded", "too many requests in progress; try again shortly", headers: [.retryAfter: "1"])
         case WorkPool.Refusal.timedOut:
             self.init(.gatewayTimeout, code: "timeout", "no result within \(VignetteService.seconds(timeoutSeconds))")
         case is CancellationError:

@@ -26,8 +26,10 @@ public struct ServerMetrics: Sendable {
 
     /// Counts one answered request and records how long it took.
     func request(route: String, status: Int, nanoseconds: Int64) {
-        Counter(label: "vignette_http_requests_total", dimensions: [("route", route), ("status", String(status))], factory: factory).increment()
-        Timer(label: "vignette_http_request_duration_seconds", dimensions: [("route", route)], factory: factory).recordNanoseconds(nanoseconds)
+        Counter(label: "vignette_http_requests_total", dimensions: [("route", route), ("status", String(status))], factory: factory)
+            .increment()
+        Timer(label: "vignette_http_request_duration_seconds", dimensions: [("route", route)], factory: factory).recordNanoseconds(
+            nanoseconds)
     }
 
     /// Records the number of requests being answered.
@@ -37,7 +39,8 @@ public struct ServerMetrics: Sendable {
 
     /// Counts one result made by `generator`.
     func generated(by generator: String, capability: String) {
-        Counter(label: "vignette_generations_total", dimensions: [("generator", generator), ("capability", capability)], factory: factory).increment()
+        Counter(label: "vignette_generations_total", dimensions: [("generator", generator), ("capability", capability)], factory: factory)
+            .increment()
     }
 
     /// Counts a thumbnail-cache lookup.

@@ -57,7 +57,8 @@ public struct ThumbnailOptions: Sendable, Equatable {
 
     static func integer(_ name: String, _ text: String, _ range: ClosedRange<Int>) throws -> Int {
         guard let value = Int(text), range.contains(value) else {
-            throw VignetteError(.invalidRequest, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(text)")
+            throw VignetteError(
+                .invalidRequest, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(text)")
         }
         return value
     }

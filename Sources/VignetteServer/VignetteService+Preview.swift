@@ -1,6 +1,6 @@
 import Foundation
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import VignetteCache
 import VignetteCore
 import VignetteGenerators
@@ -45,7 +45,8 @@ extension VignetteService {
         let html = try await pool.run(timeout: configuration.timeoutSeconds) {
             ViewerPage.render(try thumbnails.input(path: path), thumbnails: thumbnails, previews: previews)
         }
-        return Self.body(Array(html.utf8), contentType: "text/html; charset=utf-8", headers: [.eTag: key.etag, .cacheControl: cacheControl])
+        return Self.body(
+            Array(html.utf8), contentType: "text/html; charset=utf-8", headers: [.eTag: key.etag, .cacheControl: cacheControl])
     }
 
     /// Runs the preview pipeline on a worker.

@@ -1,6 +1,6 @@
 import Foundation
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import NIOCore
 import VignetteCache
 import VignetteCore
@@ -8,16 +8,19 @@ import VignetteCore
 extension VignetteService {
     /// The JSON error response for `error` (an unexpected error is logged and answered 500).
     func errorResponse(_ error: any Error) -> Response {
-        let failure = HTTPFailure(error, timeoutSeconds: configuration.timeoutSeconds) ?? {
-            logger.error("unexpected error", metadata: ["error": "\(error)"])
-            return HTTPFailure.internal
-        }()
+        let failure =
+            HTTPFailure(error, timeoutSeconds: configuration.timeoutSeconds)
+            ?? {
+                logger.error("unexpected error", metadata: ["error": "\(error)"])
+                return HTTPFailure.internal
+            }()
         return Self.json(["error": ["code": failure.code, "message": failure.message]], status: failure.status, headers: failure.headers)
     }
 
     /// A JSON response (sorted keys, slashes unescaped).
     static func json(_ object: Any, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        let data =
+            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
         return body(Array(data) + [0x0A], contentType: "application/json", status: status, headers: headers)
     }
 
@@ -55,7 +58,8 @@ extension VignetteService {
     /// The content key of a file by path and the options of the response.
     func key(_ kind: String, file: (path: String, status: stat), _ options: [String]) -> ContentKey {
         let mtime = "\(file.status.st_mtim.tv_sec).\(file.status.st_mtim.tv_nsec)"
-        return ContentKey([kind, VignetteVersion.string, file.path, String(file.status.st_size), mtime, String(file.status.st_ino)] + options)
+        return ContentKey(
+            [kind, VignetteVersion.string, file.path, String(file.status.st_size), mtime, String(file.status.st_ino)] + options)
     }
 
     /// 304 when the request's `If-None-Match` names `key`.

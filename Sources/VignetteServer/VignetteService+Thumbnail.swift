@@ -1,6 +1,6 @@
 import Foundation
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import VignetteCache
 import VignetteCore
 import VignetteGenerators
@@ -40,7 +40,8 @@ extension VignetteService {
         let filename = query["filename"]
         let pipeline = thumbnails
         let made = try await makeThumbnail(options) { pipeline.input(bytes: bytes, filename: filename) }
-        return Self.body(made.bytes, contentType: options.contentType, headers: [.cacheControl: "no-store", .vignetteGenerator: made.generator])
+        return Self.body(
+            made.bytes, contentType: options.contentType, headers: [.cacheControl: "no-store", .vignetteGenerator: made.generator])
     }
 
     /// Runs the thumbnail pipeline on a worker.

@@ -81,7 +81,8 @@ public final class VignetteService: Sendable {
 
     /// Serves until SIGTERM or SIGINT, then stops accepting, lets in-flight requests finish
     /// (at most the request timeout plus `grace` seconds) and returns.
-    public func run(host: String, port: Int, grace: Double = 5, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+    public func run(host: String, port: Int, grace: Double = 5, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws
+    {
         let app = DrainingService(base: application(host: host, port: port, onRunning: onRunning), state: state)
         var config = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         config.maximumGracefulShutdownDuration = .milliseconds(Int64((configuration.timeoutSeconds + grace) * 1000))

@@ -62,12 +62,17 @@ enum CLI {
         let outData = DataBox()
         let errData = DataBox()
         group.enter()
-        DispatchQueue.global().async { outData.data = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        DispatchQueue.global().async {
+            outData.data = out.fileHandleForReading.readDataToEndOfFile(); group.leave()
+        }
         group.enter()
-        DispatchQueue.global().async { errData.data = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        DispatchQueue.global().async {
+            errData.data = err.fileHandleForReading.readDataToEndOfFile(); group.leave()
+        }
         if group.wait(timeout: .now() + deadline) == .timedOut {
             process.terminate()
-            Issue.record("\((program as NSString).lastPathComponent) \(arguments.joined(separator: " ")) did not finish within \(deadline) s")
+            Issue.record(
+                "\((program as NSString).lastPathComponent) \(arguments.joined(separator: " ")) did not finish within \(deadline) s")
         }
         process.waitUntilExit()
         return CLIResult(

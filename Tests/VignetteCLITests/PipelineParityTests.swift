@@ -36,10 +36,13 @@ struct PipelineParityTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try FileManager.default.copyItem(atPath: CLI.packageRoot + "/Samples/photo.jpg", toPath: server.root + "/photo.jpg")
         for quality in [20, 95] {
-            let cli = try CLI.run(["thumbnail", "-f", "jpg", "-q", String(quality), "-s", "128", server.root + "/photo.jpg", "-o", dir + "/q.jpg"])
+            let cli = try CLI.run([
+                "thumbnail", "-f", "jpg", "-q", String(quality), "-s", "128", server.root + "/photo.jpg", "-o", dir + "/q.jpg",
+            ])
             #expect(cli.status == 0, "\(cli.stderr)")
             let expected = Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/q.jpg")))
-            let answer = try #require(LoopbackSocket.fetch(port: server.port, "/v1/thumbnail?path=photo.jpg&size=128&format=jpeg&quality=\(quality)"))
+            let answer = try #require(
+                LoopbackSocket.fetch(port: server.port, "/v1/thumbnail?path=photo.jpg&size=128&format=jpeg&quality=\(quality)"))
             #expect(answer.head.lowercased().contains("content-type: image/jpeg"))
             #expect(answer.body == expected, "quality \(quality)")
         }
@@ -60,7 +63,8 @@ struct PipelineParityTests {
         try FileManager.default.createDirectory(atPath: dir + "/pics", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: CLI.packageRoot + "/Samples/photo.jpg", toPath: dir + "/pics/photo.jpg")
         try FileManager.default.copyItem(atPath: CLI.packageRoot + "/Samples/notes.txt", toPath: dir + "/pics/notes.txt")
-        let batch = try CLI.run(["batch", "--no-system-thumbnailers", "pics"], environment: ["XDG_CACHE_HOME": dir + "/cache"], currentDirectory: dir)
+        let batch = try CLI.run(
+            ["batch", "--no-system-thumbnailers", "pics"], environment: ["XDG_CACHE_HOME": dir + "/cache"], currentDirectory: dir)
         #expect(batch.status == 0, "\(batch.stderr)")
         let cache = ThumbnailCache(root: dir + "/cache/thumbnails", version: VignetteVersion.string)
         let photo = try SourceFile(path: dir + "/pics/photo.jpg")

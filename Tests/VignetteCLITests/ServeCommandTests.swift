@@ -24,7 +24,8 @@ final class ServeProcess: @unchecked Sendable {
             line += chunk
         }
         let text = String(decoding: line, as: UTF8.self)
-        guard let portText = text.split(separator: ":").last?.trimmingCharacters(in: .whitespacesAndNewlines), let port = Int(portText) else {
+        guard let portText = text.split(separator: ":").last?.trimmingCharacters(in: .whitespacesAndNewlines), let port = Int(portText)
+        else {
             process.terminate()
             throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "no port in \(text)"])
         }
@@ -59,7 +60,10 @@ struct ServeCommandTests {
         // An upload whose body is only half sent: the request is in flight until we finish it.
         let body = Array(repeating: UInt8(ascii: "a"), count: 4000)
         let upload = try #require(LoopbackSocket(port: server.port))
-        upload.send(Array("POST /v1/preview?filename=notes.txt&format=text HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.count)\r\n\r\n".utf8))
+        upload.send(
+            Array(
+                "POST /v1/preview?filename=notes.txt&format=text HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.count)\r\n\r\n".utf8)
+        )
         upload.send(Array(body[..<2000]))
         // Wait (bounded) until the server counts it: the metrics request itself plus the upload.
         var inFlight = false

@@ -52,7 +52,10 @@ struct ThumbnailCommandTests {
     @Test func severalInputsGoToADirectoryAndOneFailureDoesNotStopTheOthers() throws {
         let dir = try CLI.tempDirectory()
         let r = try CLI.run(
-            ["thumbnail", "-j", "2", "-o", dir + "/out/", "Samples/photo.jpg", "Samples/notes.txt", "Samples/missing.png", "Samples/logo.png"],
+            [
+                "thumbnail", "-j", "2", "-o", dir + "/out/", "Samples/photo.jpg", "Samples/notes.txt", "Samples/missing.png",
+                "Samples/logo.png",
+            ],
             currentDirectory: root)
         #expect(r.status == 1)
         let lines = r.stderr.split(separator: "\n").sorted()
@@ -98,10 +101,18 @@ struct ThumbnailCommandTests {
 
     @Test func limitsAreConfigurableAndNoFallbackMakesThemErrors() throws {
         let dir = try CLI.tempDirectory()
-        let r = try CLI.run(["thumbnail", "--no-system-thumbnailers", "--no-fallback", "--max-megapixels", "0.1", "Samples/photo.jpg", "-o", dir + "/never.png"], currentDirectory: root)
+        let r = try CLI.run(
+            [
+                "thumbnail", "--no-system-thumbnailers", "--no-fallback", "--max-megapixels", "0.1", "Samples/photo.jpg", "-o",
+                dir + "/never.png",
+            ], currentDirectory: root)
         #expect(r.status == 1)
         #expect(r.stderr == "vignette: Samples/photo.jpg: image is 640 × 400 pixels (256000 pixels), over the limit of 100000 pixels\n")
-        let big = try CLI.run(["thumbnail", "--no-system-thumbnailers", "--no-fallback", "--max-file-megabytes", "0.01", "Samples/photo.jpg", "-o", dir + "/never.png"], currentDirectory: root)
+        let big = try CLI.run(
+            [
+                "thumbnail", "--no-system-thumbnailers", "--no-fallback", "--max-file-megabytes", "0.01", "Samples/photo.jpg", "-o",
+                dir + "/never.png",
+            ], currentDirectory: root)
         #expect(big.status == 1)
         #expect(big.stderr == "vignette: Samples/photo.jpg: file is 45.8 KB, over this generator's limit of 10 KB\n")
         #expect(!FileManager.default.fileExists(atPath: dir + "/never.png"))
@@ -123,9 +134,14 @@ struct ThumbnailCommandTests {
 
     @Test func aFailedGeneratorIsAWarningWhenTheIconAnswers() throws {
         let dir = try CLI.tempDirectory()
-        let r = try CLI.run(["thumbnail", "--no-system-thumbnailers", "--max-megapixels", "0.1", "Samples/photo.jpg", "-o", dir + "/icon.png"], currentDirectory: root)
+        let r = try CLI.run(
+            ["thumbnail", "--no-system-thumbnailers", "--max-megapixels", "0.1", "Samples/photo.jpg", "-o", dir + "/icon.png"],
+            currentDirectory: root)
         #expect(r.status == 0)
-        #expect(r.stderr == "vignette: Samples/photo.jpg: warning: image: failed: image is 640 × 400 pixels (256000 pixels), over the limit of 100000 pixels; drew the generic icon instead\n")
+        #expect(
+            r.stderr
+                == "vignette: Samples/photo.jpg: warning: image: failed: image is 640 × 400 pixels (256000 pixels), over the limit of 100000 pixels; drew the generic icon instead\n"
+        )
         #expect(pngSize(try Data(contentsOf: URL(fileURLWithPath: dir + "/icon.png"))) != nil)
     }
 }

@@ -8,7 +8,8 @@ struct TypeCommandTests {
     @Test func printsIdentifierMIMEAndConformance() throws {
         let r = try CLI.run(["type", "Samples/photo.jpg"], currentDirectory: CLI.packageRoot)
         #expect(r.status == 0)
-        #expect(r.stdout == "Samples/photo.jpg: public.jpeg (image/jpeg); conforms to public.image, public.data, public.content, public.item\n")
+        #expect(
+            r.stdout == "Samples/photo.jpg: public.jpeg (image/jpeg); conforms to public.image, public.data, public.content, public.item\n")
         #expect(r.stderr.isEmpty)
     }
 
@@ -17,7 +18,8 @@ struct TypeCommandTests {
             ["type", "--mime", "Samples/really-a-png.jpg", "Samples/empty.txt", "Samples/notes.txt"],
             currentDirectory: CLI.packageRoot)
         #expect(r.status == 0)
-        #expect(r.stdout == "Samples/really-a-png.jpg\timage/png\nSamples/empty.txt\tapplication/x-zerosize\nSamples/notes.txt\ttext/plain\n")
+        #expect(
+            r.stdout == "Samples/really-a-png.jpg\timage/png\nSamples/empty.txt\tapplication/x-zerosize\nSamples/notes.txt\ttext/plain\n")
     }
 
     @Test func jsonModePrintsAnArray() throws {
@@ -43,14 +45,15 @@ struct TypeCommandTests {
         let r = try CLI.run(["type", "--mime", dir + "/missing", dir, dangling, fifo, "/dev/null", good])
         #expect(r.status == 1)
         #expect(r.stdout == "\(good)\ttext/plain\n")
-        #expect(r.stderr == """
-            vignette: \(dir)/missing: no such file or directory
-            vignette: \(dir): is a directory
-            vignette: \(dangling): broken symbolic link (its target does not exist)
-            vignette: \(fifo): is a FIFO (named pipe), not a regular file
-            vignette: /dev/null: is a character device, not a regular file
+        #expect(
+            r.stderr == """
+                vignette: \(dir)/missing: no such file or directory
+                vignette: \(dir): is a directory
+                vignette: \(dangling): broken symbolic link (its target does not exist)
+                vignette: \(fifo): is a FIFO (named pipe), not a regular file
+                vignette: /dev/null: is a character device, not a regular file
 
-            """)
+                """)
     }
 
     @Test func unreadableFileIsReportedAsPermissionDenied() throws {
@@ -79,10 +82,10 @@ struct TypeCommandTests {
         let dir = try CLI.tempDirectory()
         let decl = dir + "/types.json"
         try """
-            {"format": 1, "exportedTypes": [{"identifier": "com.example.palette", "conformsTo": ["public.data"],
-              "description": "Example palette", "extensions": ["pal"], "mimeTypes": ["application/x-example-palette"],
-              "signatures": [{"priority": 70, "patterns": [{"offset": 0, "ascii": "PALETTE1"}]}]}]}
-            """.write(toFile: decl, atomically: true, encoding: .utf8)
+        {"format": 1, "exportedTypes": [{"identifier": "com.example.palette", "conformsTo": ["public.data"],
+          "description": "Example palette", "extensions": ["pal"], "mimeTypes": ["application/x-example-palette"],
+          "signatures": [{"priority": 70, "patterns": [{"offset": 0, "ascii": "PALETTE1"}]}]}]}
+        """.write(toFile: decl, atomically: true, encoding: .utf8)
         let misnamed = dir + "/colours.txt"
         try "PALETTE1\n#ff0000\n".write(toFile: misnamed, atomically: true, encoding: .utf8)
         let r = try CLI.run(["type", "--mime", "--types", decl, misnamed])
@@ -94,7 +97,10 @@ struct TypeCommandTests {
             .write(toFile: bad, atomically: true, encoding: .utf8)
         let refused = try CLI.run(["type", "--types", bad, misnamed])
         #expect(refused.status == 1)
-        #expect(refused.stderr == "vignette: \(bad): type public.palette uses the reserved prefix \"public.\"; use your own reverse-DNS name such as com.example.palette\n")
+        #expect(
+            refused.stderr
+                == "vignette: \(bad): type public.palette uses the reserved prefix \"public.\"; use your own reverse-DNS name such as com.example.palette\n"
+        )
     }
 
     @Test func typesListsAtLeast150ConcreteDeclarations() throws {

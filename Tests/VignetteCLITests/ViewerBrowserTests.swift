@@ -38,7 +38,8 @@ struct ViewerBrowserTests {
         #expect(dom.stdout.contains(expected))
 
         let shot = dir + "/\(sample).png"
-        let r = try CLI.runProgram(browser, Self.flags + ["--window-size=1000,700", "--screenshot=" + shot, "file://" + page], deadline: 120)
+        let r = try CLI.runProgram(
+            browser, Self.flags + ["--window-size=1000,700", "--screenshot=" + shot, "file://" + page], deadline: 120)
         #expect(r.status == 0)
         let png = try FileSample.readContents(ofFile: shot, limit: 64 << 20)
         let image = try png.withUnsafeBytes { try ImageDecoder.png($0, request: ThumbnailRequest(maxPixelSize: 4096)) }.bitmap

@@ -6,17 +6,19 @@ struct WhichCommandTests {
     let root = CLI.packageRoot
 
     @Test func aFileOverAGeneratorsLimitSkipsItAndWhichSaysWhy() throws {
-        let r = try CLI.run(["which", "--no-system-thumbnailers", "--max-file-megabytes", "0.01", "Samples/photo.jpg"], currentDirectory: root)
+        let r = try CLI.run(
+            ["which", "--no-system-thumbnailers", "--max-file-megabytes", "0.01", "Samples/photo.jpg"], currentDirectory: root)
         #expect(r.status == 0)
         let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines.prefix(6) == [
-            "Samples/photo.jpg",
-            "  type:        public.jpeg (JPEG image), MIME image/jpeg",
-            "  decided by:  byte signature (priority 60)",
-            "  chain:       public.jpeg → public.image → public.data → public.content → public.item",
-            "thumbnail: fallback answers",
-            "  1. image     public.jpeg (exact)       standard   skipped: file is 45.8 KB, over this generator's limit of 10 KB",
-        ])
+        #expect(
+            lines.prefix(6) == [
+                "Samples/photo.jpg",
+                "  type:        public.jpeg (JPEG image), MIME image/jpeg",
+                "  decided by:  byte signature (priority 60)",
+                "  chain:       public.jpeg → public.image → public.data → public.content → public.item",
+                "thumbnail: fallback answers",
+                "  1. image     public.jpeg (exact)       standard   skipped: file is 45.8 KB, over this generator's limit of 10 KB",
+            ])
         #expect(lines.contains("  2. fallback  public.item (4 steps up)  fallback   chosen"))
     }
 
@@ -49,7 +51,10 @@ struct WhichCommandTests {
     @Test func anUnknownBinaryPreviewsAsTheFactsSheet() throws {
         let r = try CLI.run(["preview", "Samples/unknown.bin"], currentDirectory: root)
         #expect(r.status == 0)
-        #expect(r.stdout.hasPrefix("Name:        unknown.bin\nPath:        Samples/unknown.bin\nSize:        2 KB (2,048 bytes)\nType:        data (public.data)\nConforms to: public.item\nMIME type:   application/octet-stream\n"))
+        #expect(
+            r.stdout.hasPrefix(
+                "Name:        unknown.bin\nPath:        Samples/unknown.bin\nSize:        2 KB (2,048 bytes)\nType:        data (public.data)\nConforms to: public.item\nMIME type:   application/octet-stream\n"
+            ))
         #expect(r.stdout.contains("\nFirst 256 bytes:\n00000000  a3 1c 06 bd 46 3e 39 23  bc 1a ad bd e4 8b 16 97  |....F>9#........|\n"))
     }
 

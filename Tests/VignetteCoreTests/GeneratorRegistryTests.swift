@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import VignetteCore
 
 /// A generator that records calls and answers as told.
@@ -65,17 +66,19 @@ struct GeneratorRegistryTests {
         registry.register(StubGenerator(identifier: "jpeg", supportedTypes: ["public.jpeg"], behaviour: .fail))
         let (_, chosen, attempts) = try registry.thumbnail(for: input(), request: ThumbnailRequest())
         #expect(chosen == "fallback")
-        #expect(attempts.map(\.description) == [
-            "jpeg: failed: stub jpeg broke",
-            "image: declined: not my kind of public.jpeg",
-            "fallback: succeeded",
-        ])
+        #expect(
+            attempts.map(\.description) == [
+                "jpeg: failed: stub jpeg broke",
+                "image: declined: not my kind of public.jpeg",
+                "fallback: succeeded",
+            ])
     }
 
     @Test func aFileOverAGeneratorsLimitSkipsItWithTheReason() throws {
         let registry = GeneratorRegistry()
         registry.register(StubGenerator(identifier: "fallback", supportedTypes: ["public.item"], priority: .fallback))
-        registry.register(StubGenerator(identifier: "small-only", supportedTypes: ["public.jpeg"], limits: GeneratorLimits(maxFileBytes: 10)))
+        registry.register(
+            StubGenerator(identifier: "small-only", supportedTypes: ["public.jpeg"], limits: GeneratorLimits(maxFileBytes: 10)))
         let candidates = registry.candidates(for: input().type, size: jpegBytes.count, capability: .thumbnail)
         #expect(candidates.first?.skipReason == "file is 20 bytes, over this generator's limit of 10 bytes")
         let (_, chosen, attempts) = try registry.thumbnail(for: input(), request: ThumbnailRequest())
@@ -98,7 +101,8 @@ struct GeneratorRegistryTests {
     @Test func withoutTheFallbackTheRealGeneratorsProblemIsTheError() {
         let registry = GeneratorRegistry()
         registry.register(StubGenerator(identifier: "fallback", supportedTypes: ["public.item"], priority: .fallback))
-        registry.register(StubGenerator(identifier: "small-only", supportedTypes: ["public.jpeg"], limits: GeneratorLimits(maxFileBytes: 10)))
+        registry.register(
+            StubGenerator(identifier: "small-only", supportedTypes: ["public.jpeg"], limits: GeneratorLimits(maxFileBytes: 10)))
         registry.register(StubGenerator(identifier: "image", supportedTypes: ["public.image"], behaviour: .fail))
         #expect(throws: VignetteError(.limitExceeded, path: "photo.jpg", "file is 20 bytes, over this generator's limit of 10 bytes")) {
             try registry.thumbnail(for: input(), request: ThumbnailRequest(), allowFallback: false)
@@ -113,11 +117,12 @@ struct GeneratorRegistryTests {
         registry.register(StubGenerator(identifier: "image", supportedTypes: ["public.jpeg"], behaviour: .refuse))
         let (_, generator, attempts) = try registry.thumbnail(for: input(), request: ThumbnailRequest())
         #expect(generator == "fallback")
-        #expect(attempts.map(\.description) == [
-            "image: failed: image is 65535 × 65535 pixels (4295 MP), over the limit of 100 MP",
-            "other-decoder: skipped: not tried: image refused the file",
-            "fallback: succeeded",
-        ])
+        #expect(
+            attempts.map(\.description) == [
+                "image: failed: image is 65535 × 65535 pixels (4295 MP), over the limit of 100 MP",
+                "other-decoder: skipped: not tried: image refused the file",
+                "fallback: succeeded",
+            ])
         #expect(attempts.first?.errorCode == .refused)
         #expect(throws: VignetteError(.refused, path: "photo.jpg", "image is 65535 × 65535 pixels (4295 MP), over the limit of 100 MP")) {
             try registry.thumbnail(for: input(), request: ThumbnailRequest(), allowFallback: false)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import VignetteCore
 
 /// A small catalog built from test declarations, independent of the shipped data.
@@ -11,11 +12,17 @@ func miniCatalog() throws -> TypeCatalog {
         TypeDeclaration(identifier: "public.text", conformsTo: ["public.data", "public.content"]),
         TypeDeclaration(identifier: "public.plain-text", conformsTo: ["public.text"], extensions: ["txt"], mimeTypes: ["text/plain"]),
         TypeDeclaration(identifier: "public.archive", conformsTo: ["public.data"]),
-        TypeDeclaration(identifier: "org.gnu.gnu-zip-archive", conformsTo: ["public.archive"], extensions: ["gz"], mimeTypes: ["application/gzip", "application/x-gzip"]),
-        TypeDeclaration(identifier: "public.tar-archive", conformsTo: ["public.archive"], extensions: ["tar"], mimeTypes: ["application/x-tar"]),
-        TypeDeclaration(identifier: "org.gnu.gnu-tar-gz", conformsTo: ["org.gnu.gnu-zip-archive", "public.tar-archive"], extensions: ["tar.gz", "tgz"], mimeTypes: ["application/x-compressed-tar"]),
+        TypeDeclaration(
+            identifier: "org.gnu.gnu-zip-archive", conformsTo: ["public.archive"], extensions: ["gz"],
+            mimeTypes: ["application/gzip", "application/x-gzip"]),
+        TypeDeclaration(
+            identifier: "public.tar-archive", conformsTo: ["public.archive"], extensions: ["tar"], mimeTypes: ["application/x-tar"]),
+        TypeDeclaration(
+            identifier: "org.gnu.gnu-tar-gz", conformsTo: ["org.gnu.gnu-zip-archive", "public.tar-archive"], extensions: ["tar.gz", "tgz"],
+            mimeTypes: ["application/x-compressed-tar"]),
         TypeDeclaration(identifier: "public.image", conformsTo: ["public.data", "public.content"]),
-        TypeDeclaration(identifier: "public.png", conformsTo: ["public.image"], description: "PNG image", extensions: ["png"], mimeTypes: ["image/png"]),
+        TypeDeclaration(
+            identifier: "public.png", conformsTo: ["public.image"], description: "PNG image", extensions: ["png"], mimeTypes: ["image/png"]),
     ]
     return try TypeCatalog(declarations: d.map { ($0, .builtIn) })
 }
@@ -35,9 +42,10 @@ struct TypeCatalogTests {
     @Test func supertypesAreNearestFirstWithoutRepeats() throws {
         let c = try miniCatalog()
         let tgz = try #require(c.type(withIdentifier: "org.gnu.gnu-tar-gz"))
-        #expect(c.supertypes(of: tgz).map(\.identifier) == [
-            "org.gnu.gnu-tar-gz", "org.gnu.gnu-zip-archive", "public.tar-archive", "public.archive", "public.data", "public.item",
-        ])
+        #expect(
+            c.supertypes(of: tgz).map(\.identifier) == [
+                "org.gnu.gnu-tar-gz", "org.gnu.gnu-zip-archive", "public.tar-archive", "public.archive", "public.data", "public.item",
+            ])
     }
 
     @Test func extensionLookupIsCaseInsensitiveAndPrefersLongestMultiPartExtension() throws {
@@ -105,7 +113,8 @@ struct CustomDeclarationTests {
     }
 
     @Test func exportedDeclarationWinsOverBuiltInAndClaimsItsTags() throws {
-        let path = try write("""
+        let path = try write(
+            """
             {"format": 1, "exportedTypes": [
               {"identifier": "com.example.palette", "conformsTo": ["public.data"], "description": "Palette",
                "extensions": ["png", "pal"], "mimeTypes": ["application/x-example-palette"]}]}
@@ -117,7 +126,8 @@ struct CustomDeclarationTests {
     }
 
     @Test func importedDeclarationNeverOverridesAndOnlyFillsGaps() throws {
-        let path = try write("""
+        let path = try write(
+            """
             {"format": 1, "importedTypes": [
               {"identifier": "com.example.other", "conformsTo": ["public.data"], "extensions": ["png", "oth"]}]}
             """)
@@ -127,10 +137,12 @@ struct CustomDeclarationTests {
     }
 
     @Test func exportedBeatsImportedForTheSameIdentifier() throws {
-        let imported = try write("""
+        let imported = try write(
+            """
             {"importedTypes": [{"identifier": "com.example.x", "conformsTo": ["public.data"], "description": "imported"}]}
             """)
-        let exported = try write("""
+        let exported = try write(
+            """
             {"exportedTypes": [{"identifier": "com.example.x", "conformsTo": ["public.data"], "description": "exported"}]}
             """)
         for order in [[imported, exported], [exported, imported]] {
@@ -140,14 +152,19 @@ struct CustomDeclarationTests {
     }
 
     @Test func reservedPrefixIsRefusedWithAClearMessage() throws {
-        let path = try write("""
+        let path = try write(
+            """
             {"exportedTypes": [{"identifier": "public.palette", "conformsTo": ["public.data"]}]}
             """)
-        #expect(throws: VignetteError(.reservedIdentifier, path: path,
-            "type public.palette uses the reserved prefix \"public.\"; use your own reverse-DNS name such as com.example.palette")) {
+        #expect(
+            throws: VignetteError(
+                .reservedIdentifier, path: path,
+                "type public.palette uses the reserved prefix \"public.\"; use your own reverse-DNS name such as com.example.palette")
+        ) {
             try miniCatalog().adding(declarationFiles: [path])
         }
-        let dyn = try write("""
+        let dyn = try write(
+            """
             {"exportedTypes": [{"identifier": "dyn.ext.pal", "conformsTo": ["public.data"]}]}
             """)
         #expect(throws: VignetteError.self) { try miniCatalog().adding(declarationFiles: [dyn]) }
@@ -163,31 +180,41 @@ struct CustomDeclarationTests {
             #expect(error.path == notJSON)
             #expect(error.reason.hasPrefix("not valid JSON"))
         }
-        let missingKey = try write("""
+        let missingKey = try write(
+            """
             {"exportedTypes": [{"conformsTo": ["public.data"]}]}
             """)
         #expect(throws: VignetteError(.invalidDeclaration, path: missingKey, "missing key \"identifier\" at exportedTypes[0]")) {
             try miniCatalog().adding(declarationFiles: [missingKey])
         }
-        let badHex = try write("""
+        let badHex = try write(
+            """
             {"exportedTypes": [{"identifier": "com.example.h", "conformsTo": ["public.data"],
               "signatures": [{"patterns": [{"offset": 0, "hex": "ABC"}]}]}]}
             """)
-        #expect(throws: VignetteError(.invalidDeclaration, path: badHex,
-            "not an even number of hex digits: ABC at exportedTypes[0].signatures[0].patterns[0].hex")) {
+        #expect(
+            throws: VignetteError(
+                .invalidDeclaration, path: badHex,
+                "not an even number of hex digits: ABC at exportedTypes[0].signatures[0].patterns[0].hex")
+        ) {
             try miniCatalog().adding(declarationFiles: [badHex])
         }
-        let orphan = try write("""
+        let orphan = try write(
+            """
             {"exportedTypes": [{"identifier": "com.example.o"}]}
             """)
-        #expect(throws: VignetteError(.invalidDeclaration, path: orphan,
-            "type com.example.o conforms to nothing; add \"conformsTo\": [\"public.data\"] or a more specific parent")) {
+        #expect(
+            throws: VignetteError(
+                .invalidDeclaration, path: orphan,
+                "type com.example.o conforms to nothing; add \"conformsTo\": [\"public.data\"] or a more specific parent")
+        ) {
             try miniCatalog().adding(declarationFiles: [orphan])
         }
     }
 
     @Test func customSignatureIdentifiesAMisnamedFile() throws {
-        let path = try write("""
+        let path = try write(
+            """
             {"exportedTypes": [{"identifier": "com.example.palette", "conformsTo": ["public.data"],
               "extensions": ["pal"], "mimeTypes": ["application/x-example-palette"],
               "signatures": [{"priority": 70, "patterns": [{"offset": 0, "ascii": "PALETTE1"}]}]}]}

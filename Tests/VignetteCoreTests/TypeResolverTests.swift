@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import VignetteCore
 
 let resolver = TypeResolver()
@@ -154,10 +155,12 @@ struct TextResolutionTests {
         #expect(mime("<!-- licence -->\n<svg viewBox=\"0 0 1 1\"></svg>\n", "icon") == "image/svg+xml")
         #expect(mime("<!DOCTYPE html>\n<html><body>hi</body></html>\n", nil) == "text/html")
         #expect(mime("<html>\n<head><title>t</title></head></html>\n", "page.txt") == "text/html")
-        #expect(mime("<?xml version=\"1.0\"?>\n<html xmlns=\"http://www.w3.org/1999/xhtml\"><body/></html>\n", nil) == "application/xhtml+xml")
+        #expect(
+            mime("<?xml version=\"1.0\"?>\n<html xmlns=\"http://www.w3.org/1999/xhtml\"><body/></html>\n", nil) == "application/xhtml+xml")
         #expect(mime("<?xml version=\"1.0\"?>\n<note><to>me</to></note>\n", nil) == "application/xml")
-        #expect(mime("<?xml version=\"1.0\"?>\n<!DOCTYPE plist>\n<plist version=\"1.0\"><dict/></plist>\n", nil)
-            == resolver.catalog.preferredMIMEType(of: resolver.catalog.type(withIdentifier: "com.apple.xml-property-list")!))
+        #expect(
+            mime("<?xml version=\"1.0\"?>\n<!DOCTYPE plist>\n<plist version=\"1.0\"><dict/></plist>\n", nil)
+                == resolver.catalog.preferredMIMEType(of: resolver.catalog.type(withIdentifier: "com.apple.xml-property-list")!))
     }
 
     @Test func aMarkupNameNeedsMarkupInside() {
@@ -188,7 +191,9 @@ struct TextResolutionTests {
         #expect(mime("a,b\n1,2\n", "table.csv") == "text/csv")
         #expect(mime("# Title\n\nSome *text*.\n", "README.md") == "text/markdown")
         #expect(mime("int main(void) { return 0; }\n", "main.c") == "text/x-csrc")
-        #expect(mime("all:\n\tcc main.c\n", "Makefile") == resolver.catalog.preferredMIMEType(of: resolver.catalog.declaredType(forFilename: "Makefile")!))
+        #expect(
+            mime("all:\n\tcc main.c\n", "Makefile")
+                == resolver.catalog.preferredMIMEType(of: resolver.catalog.declaredType(forFilename: "Makefile")!))
         #expect(mime("print('hello')\n", "hello.txt") == "text/plain")
     }
 

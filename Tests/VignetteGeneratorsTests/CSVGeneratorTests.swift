@@ -10,18 +10,19 @@ struct CSVGeneratorTests {
         #expect(generator == "csv")
         #expect(result.title == "CSV table, 2 columns × 2 rows")
         #expect(result.text == "name      note\n--------  ---------\nSmith, J  said \"hi\"\nLee       two↵lines")
-        #expect(result.html == """
-            <table class="vignette-table">
-            <thead>
-            <tr><th>name</th><th>note</th></tr>
-            </thead>
-            <tbody>
-            <tr><td>Smith, J</td><td>said &quot;hi&quot;</td></tr>
-            <tr><td>Lee</td><td>two<br>lines</td></tr>
-            </tbody>
-            </table>
+        #expect(
+            result.html == """
+                <table class="vignette-table">
+                <thead>
+                <tr><th>name</th><th>note</th></tr>
+                </thead>
+                <tbody>
+                <tr><td>Smith, J</td><td>said &quot;hi&quot;</td></tr>
+                <tr><td>Lee</td><td>two<br>lines</td></tr>
+                </tbody>
+                </table>
 
-            """)
+                """)
     }
 
     @Test func aSemicolonDelimiterIsSniffed() throws {
@@ -41,13 +42,17 @@ struct CSVGeneratorTests {
         let wide = String(repeating: "w", count: 50)
         let (result, _) = try preview("a,b\n1\n2,3,4\n\(wide),5\n", named: "r.csv")
         #expect(result.title == "CSV table, 3 columns × 3 rows")
-        #expect(result.text == "a                                         b\n----------------------------------------  -  -\n1\n2                                         3  4\n\(String(repeating: "w", count: 39))…  5")
+        #expect(
+            result.text
+                == "a                                         b\n----------------------------------------  -  -\n1\n2                                         3  4\n\(String(repeating: "w", count: 39))…  5"
+        )
     }
 
     @Test func rowsAndColumnsOverTheCapsAreCutWithAMarker() throws {
         let header = (1...40).map { "c\($0)" }.joined(separator: ",")
         let rows = (1...300).map { r in (1...40).map { _ in String(r % 10) }.joined(separator: ",") }
-        let (result, _) = try preview(([header] + rows).joined(separator: "\n"), named: "big.csv", request: PreviewRequest(maxBytes: 1 << 20))
+        let (result, _) = try preview(
+            ([header] + rows).joined(separator: "\n"), named: "big.csv", request: PreviewRequest(maxBytes: 1 << 20))
         #expect(result.title == "CSV table, 40 columns × 300 rows")
         let lines = result.text.split(separator: "\n")
         #expect(lines.count == 203)

@@ -71,7 +71,8 @@ struct ExternalRunnerTests {
         #expect(generator == "fallback")
         #expect(
             attempts.first?.description
-                == "hungry: failed: exited with status 1; stderr: Traceback (most recent call last): / File \"<string>\", line 1, in <module> / MemoryError")
+                == "hungry: failed: exited with status 1; stderr: Traceback (most recent call last): / File \"<string>\", line 1, in <module> / MemoryError"
+        )
     }
 
     @Test func stdinIsClosedAndStdoutIsCappedAndStragglersAreKilled() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VignetteCore
+
 @testable import VignetteGenerators
 
 @Suite("Viewer fallback")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VignetteCore
 import VignetteImaging
+
 @testable import VignetteGenerators
 
 @Suite("Font thumbnails and previews")
@@ -52,7 +53,9 @@ struct FontGeneratorTests {
         }
         let (_, generator, attempts) = try registry.thumbnail(for: input, request: ThumbnailRequest(maxPixelSize: 128))
         #expect(generator == "fallback")
-        #expect(attempts.map(\.description).first == "font: failed: damaged or unsupported font: cannot open font: horizontal header (hhea) table missing")
+        #expect(
+            attempts.map(\.description).first
+                == "font: failed: damaged or unsupported font: cannot open font: horizontal header (hhea) table missing")
     }
 
     @Test func anEmptyTTFIsACleanError() throws {
@@ -79,7 +82,9 @@ struct FontGeneratorTests {
     }
 
     @Test func embeddedOpenTypeIsDeclined() throws {
-        let eot = [UInt8](repeating: 0, count: 8) + [0x01, 0x00, 0x02, 0x00] + [UInt8](repeating: 0, count: 22) + Array("LP".utf8) + [UInt8](repeating: 0, count: 64)
+        let eot =
+            [UInt8](repeating: 0, count: 8) + [0x01, 0x00, 0x02, 0x00] + [UInt8](repeating: 0, count: 22) + Array("LP".utf8)
+            + [UInt8](repeating: 0, count: 64)
         let input = GeneratorInput(bytes: eot, filename: "x.eot", resolver: resolver)
         #expect(input.type.identifier == "com.microsoft.embedded-opentype")
         #expect(throws: VignetteError(.declined, "Embedded OpenType font files cannot be read by FreeType")) {

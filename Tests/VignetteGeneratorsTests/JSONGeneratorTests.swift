@@ -5,24 +5,26 @@ import VignetteGenerators
 @Suite("JSON previews")
 struct JSONGeneratorTests {
     @Test func validJSONIsPrettyPrintedWithKeysInTheirOrder() throws {
-        let (result, generator) = try preview("{\"zeta\":1,\"alpha\":[true,null,{}],\"mid\":{\"s\":\"a\\\"b\",\"n\":-1.5e3},\"e\":[]}", named: "x.json")
+        let (result, generator) = try preview(
+            "{\"zeta\":1,\"alpha\":[true,null,{}],\"mid\":{\"s\":\"a\\\"b\",\"n\":-1.5e3},\"e\":[]}", named: "x.json")
         #expect(generator == "json")
         #expect(result.title == "JSON object, 4 keys")
-        #expect(result.text == """
-            {
-              "zeta": 1,
-              "alpha": [
-                true,
-                null,
-                {}
-              ],
-              "mid": {
-                "s": "a\\"b",
-                "n": -1.5e3
-              },
-              "e": []
-            }
-            """)
+        #expect(
+            result.text == """
+                {
+                  "zeta": 1,
+                  "alpha": [
+                    true,
+                    null,
+                    {}
+                  ],
+                  "mid": {
+                    "s": "a\\"b",
+                    "n": -1.5e3
+                  },
+                  "e": []
+                }
+                """)
         #expect(result.html.hasPrefix("<pre class=\"vignette-text\"><code class=\"language-json\">{\n  &quot;zeta&quot;: 1,"))
     }
 

@@ -21,7 +21,8 @@ struct MarkupGeneratorTests {
     }
 
     @Test func xmlTextIsOneLinePerElementWithCDATAKept() throws {
-        let source = "<?xml version=\"1.0\"?>\n<rss><channel><title>News</title><item><![CDATA[a & <b>]]></item><!-- c --></channel></rss>\n"
+        let source =
+            "<?xml version=\"1.0\"?>\n<rss><channel><title>News</title><item><![CDATA[a & <b>]]></item><!-- c --></channel></rss>\n"
         let (result, generator) = try preview(source, named: "feed.xml")
         #expect(generator == "markup")
         #expect(result.title.hasSuffix(", \"News\""))

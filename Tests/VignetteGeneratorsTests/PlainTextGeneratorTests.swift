@@ -74,7 +74,10 @@ struct PlainTextGeneratorTests {
         let (result, generator) = try preview("fn main() {\n    println!(\"<hi>\");\n}\n", named: "main.rs")
         #expect(generator == "source-code")
         #expect(result.title == "Rust source, 3 lines")
-        #expect(result.html.hasPrefix("<pre class=\"vignette-text\"><code class=\"language-rust\">fn main() {\n    println!(&quot;&lt;hi&gt;&quot;);\n}</code></pre>"))
+        #expect(
+            result.html.hasPrefix(
+                "<pre class=\"vignette-text\"><code class=\"language-rust\">fn main() {\n    println!(&quot;&lt;hi&gt;&quot;);\n}</code></pre>"
+            ))
     }
 
     @Test func yamlAndTomlAreTitledByFormat() throws {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VignetteCore
 import VignetteImaging
+
 @testable import VignetteGenerators
 
 @Suite("Text page thumbnails")

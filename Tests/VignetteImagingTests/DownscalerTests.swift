@@ -1,5 +1,6 @@
-import VignetteCore
 import Testing
+import VignetteCore
+
 @testable import VignetteImaging
 
 func downscale(_ bitmap: Bitmap, to w: Int, _ h: Int) -> Bitmap {

@@ -1,5 +1,6 @@
 import Testing
 import VignetteCore
+
 @testable import VignetteImaging
 
 @Suite("Encoding")
@@ -7,7 +8,8 @@ struct EncoderTests {
     @Test func pngRoundTripsPixelsAndCarriesTextChunks() throws {
         var image = Bitmap(width: 7, height: 5)
         for i in 0..<image.pixels.count { image.pixels[i] = UInt8((i * 37) & 255) }
-        let png = try ImageEncoder.png(image, text: [("Thumb::URI", "file:///tmp/a%20b.png"), ("Software", "vignette"), ("Comment", "café ☕")])
+        let png = try ImageEncoder.png(
+            image, text: [("Thumb::URI", "file:///tmp/a%20b.png"), ("Software", "vignette"), ("Comment", "café ☕")])
         let back = try png.withUnsafeBytes { try ImageDecoder.png($0, request: fullSize) }
         #expect(back.bitmap == image)
         let text = String(decoding: png, as: UTF8.self)

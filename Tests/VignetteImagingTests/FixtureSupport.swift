@@ -1,7 +1,7 @@
-import VignetteCore
 import Crypto
 import Foundation
 import Testing
+import VignetteCore
 import VignetteImaging
 
 /// Paths and helpers for the image fixtures.

@@ -87,7 +87,10 @@ struct FontFaceTests {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vgn-nofonts-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let expected = VignetteError(.notFound, "font DejaVuSansMono.ttf not found in VIGNETTE_FONT_DIR (\(dir)): install the fonts-dejavu-core package or set VIGNETTE_FONT_DIR")
+        let expected = VignetteError(
+            .notFound,
+            "font DejaVuSansMono.ttf not found in VIGNETTE_FONT_DIR (\(dir)): install the fonts-dejavu-core package or set VIGNETTE_FONT_DIR"
+        )
         #expect(throws: expected) { try SystemFonts.path(of: .mono, environment: ["VIGNETTE_FONT_DIR": dir]) }
     }
 

@@ -36,7 +36,9 @@ struct IconTests {
     }
 
     @Test func decorationFitsTheBoxAndKeepsTheAspect() {
-        let photo = Bitmap(width: 400, height: 200, pixels: [UInt8](repeating: 90, count: 400 * 200 * 4).enumerated().map { $0.offset % 4 == 3 ? 255 : $0.element })
+        let photo = Bitmap(
+            width: 400, height: 200,
+            pixels: [UInt8](repeating: 90, count: 400 * 200 * 4).enumerated().map { $0.offset % 4 == 3 ? 255 : $0.element })
         let icon = IconDecorator.decorate(photo, badge: "JPG", color: orange, size: 128)
         #expect(max(icon.width, icon.height) <= 128)
         #expect(icon.width > icon.height)
@@ -54,7 +56,10 @@ struct IconTests {
         }
         #expect(found)
         let plain = IconDecorator.decorate(photo, badge: nil, color: orange, size: 256)
-        #expect(!plain.pixels.indices.contains { $0 % 4 == 0 && plain.pixels[$0] == 0xC8 && plain.pixels[$0 + 1] == 0x8A && plain.pixels[$0 + 2] == 0x1E })
+        #expect(
+            !plain.pixels.indices.contains {
+                $0 % 4 == 0 && plain.pixels[$0] == 0xC8 && plain.pixels[$0 + 1] == 0x8A && plain.pixels[$0 + 2] == 0x1E
+            })
     }
 
     @Test func aSmallThumbnailIsNotEnlarged() {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VignetteCore
+
 @testable import VignetteImaging
 
 func jpegThumbnail(_ relative: String, size: Int = 96) throws -> DecodedImage {

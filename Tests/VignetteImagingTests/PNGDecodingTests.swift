@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VignetteCore
+
 @testable import VignetteImaging
 
 @Suite("PNG decoding")
@@ -30,7 +31,9 @@ struct PNGDecodingTests {
                 Issue.record("\(name) decoded, but it is corrupt")
             } catch let error as VignetteError {
                 #expect([.corrupt, .unsupported].contains(error.code), "\(name): \(error)")
-                #expect(error.reason.hasPrefix("corrupt PNG: ") || error.reason.hasPrefix("unsupported PNG: ") || error.reason.hasPrefix("truncated PNG: "))
+                #expect(
+                    error.reason.hasPrefix("corrupt PNG: ") || error.reason.hasPrefix("unsupported PNG: ")
+                        || error.reason.hasPrefix("truncated PNG: "))
                 #expect(error.reason.count > 20, "\(name): message too thin: \(error.reason)")
             }
         }
@@ -72,7 +75,9 @@ struct PNGDecodingTests {
         }
         let limits = ImageLimits(maxPixels: 1000)
         #expect(throws: VignetteError(.refused, "image is 32 × 32 pixels (1024 pixels), over the limit of 1000 pixels")) {
-            _ = try Fixtures.bytes("pngsuite/basn2c08.png").withUnsafeBytes { try ImageDecoder.png($0, request: ThumbnailRequest(), limits: limits) }
+            _ = try Fixtures.bytes("pngsuite/basn2c08.png").withUnsafeBytes {
+                try ImageDecoder.png($0, request: ThumbnailRequest(), limits: limits)
+            }
         }
     }
 
@@ -120,7 +125,8 @@ enum PNGHeader {
             var adlerB: UInt32 = 0
             for b in raw { adlerA = (adlerA + UInt32(b)) % 65521; adlerB = (adlerB + adlerA) % 65521 }
             let len = UInt16(raw.count)
-            let z: [UInt8] = [0x78, 0x01, 1, UInt8(len & 255), UInt8(len >> 8), UInt8(~len & 255), UInt8(~len >> 8)] + raw + be32(adlerB << 16 | adlerA)
+            let z: [UInt8] =
+                [0x78, 0x01, 1, UInt8(len & 255), UInt8(len >> 8), UInt8(~len & 255), UInt8(~len >> 8)] + raw + be32(adlerB << 16 | adlerA)
             out += chunk("IDAT", z)
         }
         out += chunk("IEND", [])

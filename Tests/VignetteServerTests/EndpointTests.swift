@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
+
 @testable import VignetteServer
 
 @Suite("HTTP endpoints through the router")
@@ -35,10 +36,12 @@ struct EndpointTests {
             #expect(again.status == .notModified)
             #expect(again.headers[.eTag] == etag)
             #expect(again.body.readableBytes == 0)
-            let otherSize = try await client.execute(uri: "/v1/thumbnail?path=basn2c08.png&size=16", method: .get, headers: [.ifNoneMatch: etag])
+            let otherSize = try await client.execute(
+                uri: "/v1/thumbnail?path=basn2c08.png&size=16", method: .get, headers: [.ifNoneMatch: etag])
             #expect(otherSize.status == .ok)
             // A new modification time is a new file: the old tag no longer matches.
-            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_000_000)], ofItemAtPath: fixture.root + "/basn2c08.png")
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date(timeIntervalSince1970: 1_000_000)], ofItemAtPath: fixture.root + "/basn2c08.png")
             let touched = try await client.execute(uri: "/v1/thumbnail?path=basn2c08.png", method: .get, headers: [.ifNoneMatch: etag])
             #expect(touched.status == .ok)
             #expect(touched.headers[.eTag] != etag)
@@ -136,7 +139,8 @@ struct EndpointTests {
             #expect(object["path"] as? String == "photo.jpg")
             #expect((object["conformsTo"] as? [String])?.contains("public.image") == true)
             let generators = try await client.execute(uri: "/v1/generators", method: .get)
-            let list = try #require((try JSONSerialization.jsonObject(with: Data(generators.bytes)) as? [String: Any])?["generators"] as? [[String: Any]])
+            let list = try #require(
+                (try JSONSerialization.jsonObject(with: Data(generators.bytes)) as? [String: Any])?["generators"] as? [[String: Any]])
             let image = try #require(list.first { $0["identifier"] as? String == "image" })
             #expect(list.first?["identifier"] as? String == "fallback")
             #expect(list.count == 16)

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
+
 @testable import VignetteServer
 
 @Suite("Limits and path safety")
@@ -56,7 +57,8 @@ struct LimitTests {
             // No Content-Length: the body is collected only up to the limit.
             let streamed = try await client.execute(uri: "/v1/preview?filename=a.txt", method: .post, body: big)
             #expect(streamed.status == .contentTooLarge)
-            let small = try await client.execute(uri: "/v1/preview?filename=a.txt", method: .post, body: ByteBuffer(repeating: 0x41, count: 1000))
+            let small = try await client.execute(
+                uri: "/v1/preview?filename=a.txt", method: .post, body: ByteBuffer(repeating: 0x41, count: 1000))
             #expect(small.status == .ok)
         }
     }

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
+
 @testable import VignetteServer
 
 @Suite("A real loopback server")
@@ -17,7 +18,8 @@ struct LiveServerTests {
             #expect(thumbnail.status == .ok)
             #expect(pngSize(thumbnail.bytes).map { [$0.0, $0.1] } == [64, 42])
             let etag = try #require(thumbnail.headers[.eTag])
-            let unchanged = try await client.execute(uri: "/v1/thumbnail?path=photo.jpg&size=64", method: .get, headers: [.ifNoneMatch: etag])
+            let unchanged = try await client.execute(
+                uri: "/v1/thumbnail?path=photo.jpg&size=64", method: .get, headers: [.ifNoneMatch: etag])
             #expect(unchanged.status == .notModified)
             for escape in ["../outside/secret.txt", "%252e%252e/outside/secret.txt", "etc/passwd", "/etc/passwd"] {
                 let refused = try await client.execute(uri: "/v1/type?path=\(escape)", method: .get)

@@ -6,6 +6,7 @@ import Testing
 import VignetteCache
 import VignetteCore
 import VignetteGenerators
+
 @testable import VignetteServer
 
 /// A served root in a fresh temporary directory: the fixtures, a file outside the root, and

@@ -113,7 +113,8 @@ public struct ZipDirectory: Sendable {
                 e += 4 + size
             }
             entries.append(
-                Entry(name: name, compressedSize: compressed, uncompressedSize: uncompressed, method: method,
+                Entry(
+                    name: name, compressedSize: compressed, uncompressedSize: uncompressed, method: method,
                     localHeaderOffset: local.addingReportingOverflow(prefix).overflow ? .max : local + prefix, crc32: crc, flags: flags))
             p += 46 + nameLength + extraLength + commentLength
         }
@@ -130,7 +131,8 @@ public struct ZipDirectory: Sendable {
             let header = sample.bytes(at: Int(clamping: entry.localHeaderOffset), count: 30),
             ZipDirectory.u32(header, header.startIndex) == 0x0403_4B50
         else { return nil }
-        let start = Int(entry.localHeaderOffset) + 30 + Int(ZipDirectory.u16(header, header.startIndex + 26))
+        let start =
+            Int(entry.localHeaderOffset) + 30 + Int(ZipDirectory.u16(header, header.startIndex + 26))
             + Int(ZipDirectory.u16(header, header.startIndex + 28))
         return sample.bytes(at: start, count: Int(entry.uncompressedSize)).map(Array.init)
     }

@@ -44,7 +44,8 @@ public final class GeneratorInput: @unchecked Sendable {
     public func contents(limit: Int) throws -> [UInt8] {
         if let memory {
             guard memory.count <= limit else {
-                throw VignetteError(.limitExceeded, path: filename, "file is \(ByteCount.text(memory.count)), over the limit of \(ByteCount.text(limit))")
+                throw VignetteError(
+                    .limitExceeded, path: filename, "file is \(ByteCount.text(memory.count)), over the limit of \(ByteCount.text(limit))")
             }
             return memory
         }

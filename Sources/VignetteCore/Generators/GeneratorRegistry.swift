@@ -85,7 +85,8 @@ public final class GeneratorRegistry: @unchecked Sendable {
             if let size, let max = entry.generator.limits.maxFileBytes, size > max {
                 skip = "file is \(ByteCount.text(size)), over this generator's limit of \(ByteCount.text(max))"
             }
-            result.append(Candidate(generator: entry.generator, matchedType: best.0, distance: best.1, order: entry.order, skipReason: skip))
+            result.append(
+                Candidate(generator: entry.generator, matchedType: best.0, distance: best.1, order: entry.order, skipReason: skip))
         }
         return result.sorted { a, b in
             if a.distance != b.distance { return a.distance < b.distance }
@@ -191,7 +192,9 @@ public final class GeneratorRegistry: @unchecked Sendable {
                 if firstProblem == nil { firstProblem = VignetteError(.io, "\(error)") }
             }
         }
-        let why = firstProblem?.reason ?? "no \(capability == .thumbnail ? "thumbnail" : "preview") generator for \(input.type.localizedDescription) (\(input.type.identifier), \(catalog.preferredMIMEType(of: input.type)))"
+        let why =
+            firstProblem?.reason
+            ?? "no \(capability == .thumbnail ? "thumbnail" : "preview") generator for \(input.type.localizedDescription) (\(input.type.identifier), \(catalog.preferredMIMEType(of: input.type)))"
         throw VignetteError(firstProblem?.code ?? .unsupported, path: input.displayName, why)
     }
 

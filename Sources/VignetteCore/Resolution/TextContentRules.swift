@@ -41,7 +41,10 @@ struct TextContentRules {
             if next == UInt8(ascii: "/"), i + 2 < head.count, isNameStart(head[i + 2]) { return true }
             guard isNameStart(next) else { continue }
             var j = i + 1
-            while j < head.count, isNameStart(head[j]) || (head[j] >= UInt8(ascii: "0") && head[j] <= UInt8(ascii: "9")) || head[j] == UInt8(ascii: ":") || head[j] == UInt8(ascii: "-") { j += 1 }
+            while j < head.count,
+                isNameStart(head[j]) || (head[j] >= UInt8(ascii: "0") && head[j] <= UInt8(ascii: "9")) || head[j] == UInt8(ascii: ":")
+                    || head[j] == UInt8(ascii: "-")
+            { j += 1 }
             let name = String(decoding: head[(i + 1)..<j], as: UTF8.self).lowercased()
             if htmlElements.contains(name) || name == "html" || name == "svg" { return true }
             // <name .../> closes itself within the same line.
@@ -190,9 +193,13 @@ struct TextContentRules {
         var sawMinus = false
         var sawPlus = false
         for line in text.split(separator: "\n").prefix(40) {
-            if line.hasPrefix("--- ") { sawMinus = true }
-            else if sawMinus && line.hasPrefix("+++ ") { sawPlus = true }
-            else if sawPlus && line.hasPrefix("@@ -") { return true }
+            if line.hasPrefix("--- ") {
+                sawMinus = true
+            } else if sawMinus && line.hasPrefix("+++ ") {
+                sawPlus = true
+            } else if sawPlus && line.hasPrefix("@@ -") {
+                return true
+            }
         }
         return false
     }
@@ -217,7 +224,9 @@ struct TextContentRules {
                 score += 3; strong += 1
             } else if trimmed.hasPrefix("\"\"\"") || trimmed.hasPrefix("'''") {
                 score += 1
-            } else if (trimmed.hasPrefix("elif ") || trimmed.hasPrefix("except") || trimmed == "try:" || trimmed == "else:") && endsWithColon {
+            } else if (trimmed.hasPrefix("elif ") || trimmed.hasPrefix("except") || trimmed == "try:" || trimmed == "else:")
+                && endsWithColon
+            {
                 score += 1
             } else if trimmed.hasPrefix("self.") || trimmed.hasPrefix("return ") || trimmed == "pass" {
                 score += 1

@@ -165,7 +165,8 @@ public enum TextSniffer {
         var ok = 0
         var i = b.startIndex
         for _ in 0..<count {
-            let v: UInt32 = littleEndian
+            let v: UInt32 =
+                littleEndian
                 ? UInt32(b[i]) | UInt32(b[i + 1]) << 8 | UInt32(b[i + 2]) << 16 | UInt32(b[i + 3]) << 24
                 : UInt32(b[i]) << 24 | UInt32(b[i + 1]) << 16 | UInt32(b[i + 2]) << 8 | UInt32(b[i + 3])
             i += 4
@@ -187,7 +188,8 @@ public enum TextSniffer {
             units.reserveCapacity(body.count / 2)
             var i = body.startIndex
             while i + 1 < body.endIndex {
-                let u = result.encoding == .utf16LE
+                let u =
+                    result.encoding == .utf16LE
                     ? UInt16(body[i]) | UInt16(body[i + 1]) << 8 : UInt16(body[i]) << 8 | UInt16(body[i + 1])
                 units.append(u)
                 i += 2
@@ -197,7 +199,8 @@ public enum TextSniffer {
             var scalars = String.UnicodeScalarView()
             var i = body.startIndex
             while i + 3 < body.endIndex {
-                let v: UInt32 = result.encoding == .utf32LE
+                let v: UInt32 =
+                    result.encoding == .utf32LE
                     ? UInt32(body[i]) | UInt32(body[i + 1]) << 8 | UInt32(body[i + 2]) << 16 | UInt32(body[i + 3]) << 24
                     : UInt32(body[i]) << 24 | UInt32(body[i + 1]) << 16 | UInt32(body[i + 2]) << 8 | UInt32(body[i + 3])
                 scalars.append(Unicode.Scalar(v) ?? "\u{FFFD}")

@@ -83,7 +83,8 @@ public struct TypeResolver: Sendable {
         var best: TypeCatalog.IndexedSignature? = nil
         for candidate in catalog.signatures {
             if let b = best {
-                let better = (candidate.signature.priority, candidate.signature.weight, candidate.order)
+                let better =
+                    (candidate.signature.priority, candidate.signature.weight, candidate.order)
                     > (b.signature.priority, b.signature.weight, b.order)
                 if !better { continue }
             }
@@ -183,9 +184,10 @@ public struct TypeResolver: Sendable {
     func resolveText(_ sample: FileSample, encoding: TextSniffer.Result, nameType: UniformType?) -> TypeResolution {
         let text = TextSniffer.decode(sample.head[...], as: encoding)
         let plain = named(UniformType.ID.plainText)
-        let nameIsSpecificText = nameType.map {
-            catalog.conforms($0, to: UniformType.ID.text) && !isGenericText($0)
-        } ?? false
+        let nameIsSpecificText =
+            nameType.map {
+                catalog.conforms($0, to: UniformType.ID.text) && !isGenericText($0)
+            } ?? false
 
         if let (contentType, why) = TextContentRules(catalog: catalog).classify(text, nameIsSpecific: nameIsSpecificText) {
             if let nameType, nameType != contentType, catalog.conforms(nameType, to: contentType.identifier) {

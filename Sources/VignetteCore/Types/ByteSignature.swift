@@ -81,14 +81,16 @@ public struct BytePattern: Sendable, Equatable, Codable {
         case (nil, let ascii?):
             bytes = Array(ascii.utf8)
         default:
-            throw DecodingError.dataCorruptedError(forKey: .hex, in: c, debugDescription: "a pattern needs exactly one of \"hex\" or \"ascii\"")
+            throw DecodingError.dataCorruptedError(
+                forKey: .hex, in: c, debugDescription: "a pattern needs exactly one of \"hex\" or \"ascii\"")
         }
         if bytes.isEmpty {
             throw DecodingError.dataCorruptedError(forKey: .hex, in: c, debugDescription: "a pattern needs at least one byte")
         }
         if let maskText = try c.decodeIfPresent(String.self, forKey: .mask) {
             guard let parsed = BytePattern.parseHex(maskText), parsed.count == bytes.count else {
-                throw DecodingError.dataCorruptedError(forKey: .mask, in: c, debugDescription: "the mask must be hex of the same length as the bytes")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .mask, in: c, debugDescription: "the mask must be hex of the same length as the bytes")
             }
             mask = parsed
         } else {

@@ -140,10 +140,13 @@ extension TypeCatalog {
         if let prefix = reservedPrefixes.first(where: { d.identifier.hasPrefix($0) }) {
             throw VignetteError(
                 .reservedIdentifier, path: path,
-                "type \(d.identifier) uses the reserved prefix \"\(prefix)\"; use your own reverse-DNS name such as com.example.\(d.identifier.dropFirst(prefix.count))")
+                "type \(d.identifier) uses the reserved prefix \"\(prefix)\"; use your own reverse-DNS name such as com.example.\(d.identifier.dropFirst(prefix.count))"
+            )
         }
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-.")
-        if d.identifier.isEmpty || !d.identifier.allSatisfy({ allowed.contains($0) }) || d.identifier.hasPrefix(".") || d.identifier.hasSuffix(".") {
+        if d.identifier.isEmpty || !d.identifier.allSatisfy({ allowed.contains($0) }) || d.identifier.hasPrefix(".")
+            || d.identifier.hasSuffix(".")
+        {
             throw VignetteError(
                 .invalidDeclaration, path: path,
                 "type identifier \"\(d.identifier)\" is not a reverse-DNS name (letters, digits, '-' and '.')")

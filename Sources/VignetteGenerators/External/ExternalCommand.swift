@@ -34,7 +34,8 @@ struct ExternalCommand {
         var environment = ProcessInfo.processInfo.environment
         environment["TMPDIR"] = dir
         let runner = ProcessRunner(
-            timeout: spec.timeoutSeconds, stdoutLimit: spec.exec.writesOutputFile ? 64 << 10 : outputLimit, memoryLimit: spec.maxMemoryBytes)
+            timeout: spec.timeoutSeconds, stdoutLimit: spec.exec.writesOutputFile ? 64 << 10 : outputLimit, memoryLimit: spec.maxMemoryBytes
+        )
         let outcome = try runner.run(spec.exec.expand(values), directory: dir, environment: environment)
         let tail = Self.tail(outcome.stderr)
         if outcome.timedOut {

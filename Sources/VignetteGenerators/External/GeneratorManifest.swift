@@ -114,9 +114,12 @@ public struct GeneratorManifest: Sendable {
         }
         let maxMemory = try number(g, "maxMemoryBytes", path)
         if let maxMemory,
-            maxMemory < Double(ExternalGeneratorSpec.minMaxMemoryBytes) || maxMemory > Double(Int64.max / 2) || maxMemory.rounded() != maxMemory
+            maxMemory < Double(ExternalGeneratorSpec.minMaxMemoryBytes) || maxMemory > Double(Int64.max / 2)
+                || maxMemory.rounded() != maxMemory
         {
-            throw problem(path, "generator.maxMemoryBytes", "must be a whole number of bytes, at least \(ExternalGeneratorSpec.minMaxMemoryBytes) (16 MiB)")
+            throw problem(
+                path, "generator.maxMemoryBytes",
+                "must be a whole number of bytes, at least \(ExternalGeneratorSpec.minMaxMemoryBytes) (16 MiB)")
         }
         return GeneratorManifest(
             path: path, declarations: declarations,

@@ -54,10 +54,12 @@ public struct FallbackGenerator: ThumbnailGenerating, PreviewGenerating {
         }
         html += "</dl>\n"
         if !dump.isEmpty {
-            html += "<h3>First \(min(head.count, Self.hexBytes)) bytes</h3>\n<pre class=\"vignette-hex\">\(HTML.escape(dump.joined(separator: "\n")))</pre>\n"
+            html +=
+                "<h3>First \(min(head.count, Self.hexBytes)) bytes</h3>\n<pre class=\"vignette-hex\">\(HTML.escape(dump.joined(separator: "\n")))</pre>\n"
         }
         html += "<h3>Printable strings</h3>\n"
-        html += strings.isEmpty ? "<p>(none)</p>\n" : "<pre class=\"vignette-strings\">\(HTML.escape(strings.joined(separator: "\n")))</pre>\n"
+        html +=
+            strings.isEmpty ? "<p>(none)</p>\n" : "<pre class=\"vignette-strings\">\(HTML.escape(strings.joined(separator: "\n")))</pre>\n"
         return TextPreview(title: "\(input.filename ?? "(upload)") — \(input.type.localizedDescription)", text: text, html: html)
     }
 }

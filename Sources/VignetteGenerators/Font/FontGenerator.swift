@@ -76,28 +76,33 @@ public struct FontGenerator: ThumbnailGenerating, PreviewGenerating {
         // Big sample in the upper part, small sample under it, the name at the bottom.
         let bigBox = (width: S * 0.8, top: S * 0.1, height: S * (showName ? 0.42 : 0.5))
         if !big.isEmpty {
-            try drawCentered(big, face: face, in: &canvas, width: bigBox.width, maxSize: Int(bigBox.height * 0.95),
-                             top: bigBox.top, height: bigBox.height, color: ink)
+            try drawCentered(
+                big, face: face, in: &canvas, width: bigBox.width, maxSize: Int(bigBox.height * 0.95),
+                top: bigBox.top, height: bigBox.height, color: ink)
         }
         let smallTop = bigBox.top + bigBox.height + S * 0.04
         if !small.isEmpty {
-            try drawCentered(small, face: face, in: &canvas, width: S * 0.8, maxSize: Int(S * 0.16),
-                             top: smallTop, height: S * 0.18, color: ink)
+            try drawCentered(
+                small, face: face, in: &canvas, width: S * 0.8, maxSize: Int(S * 0.16),
+                top: smallTop, height: S * 0.18, color: ink)
         }
         if showName, let sans = try? SystemFonts.face(.sans) {
             let name = face.info.family.isEmpty ? face.info.postscriptName : face.info.family
             let label = face.info.style.isEmpty || face.info.style == "Regular" ? name : "\(name) \(face.info.style)"
             if !label.isEmpty {
-                try drawCentered(label, face: sans, in: &canvas, width: S * 0.84, maxSize: max(5, Int(S * 0.065)),
-                                 top: S * 0.8, height: S * 0.12, color: Canvas.Color(0x6A, 0x73, 0x7D))
+                try drawCentered(
+                    label, face: sans, in: &canvas, width: S * 0.84, maxSize: max(5, Int(S * 0.065)),
+                    top: S * 0.8, height: S * 0.12, color: Canvas.Color(0x6A, 0x73, 0x7D))
             }
         }
         return canvas.bitmap
     }
 
     /// Draws `text` centred in a box, as large as fits `width` and `maxSize`, its ink centred vertically.
-    static func drawCentered(_ text: String, face: FontFace, in canvas: inout Canvas, width: Double, maxSize: Int,
-                             top: Double, height: Double, color: Canvas.Color) throws {
+    static func drawCentered(
+        _ text: String, face: FontFace, in canvas: inout Canvas, width: Double, maxSize: Int,
+        top: Double, height: Double, color: Canvas.Color
+    ) throws {
         guard maxSize >= 1 else { return }
         let size = try Canvas.fittingSize(text, font: face, width: width, maxSize: min(maxSize, FontFace.maxPixelSize))
         let advance = try face.measure(text, size: size)

@@ -34,7 +34,8 @@ public struct JSONGenerator: PreviewGenerating {
         var page = TextPage(output.text, maxLines: request.maxLines, knownLines: output.lines)
         if excerpt.cutAtBytes {
             // The document goes on past the bytes read: say so after what was printed.
-            page = TextPage(output.text, maxLines: request.maxLines, byteCut: (excerpt.bytesShown, excerpt.fileSize), knownLines: output.lines)
+            page = TextPage(
+                output.text, maxLines: request.maxLines, byteCut: (excerpt.bytesShown, excerpt.fileSize), knownLines: output.lines)
         }
         var title = "JSON " + summary(output, cut: excerpt.cutAtBytes)
         if let cut = excerpt.byteCutDescription { title += ", \(cut)" }

@@ -63,7 +63,8 @@ struct JSONPrettyPrinter {
         }
         let kind = printer.topKind
         let written = String(decoding: printer.out, as: UTF8.self)
-        return Output(text: written, lines: printer.out.isEmpty ? 0 : printer.lines, topKind: kind, topCount: printer.topCount, failure: failure)
+        return Output(
+            text: written, lines: printer.out.isEmpty ? 0 : printer.lines, topKind: kind, topCount: printer.topCount, failure: failure)
     }
 
     private init(bytes: [UInt8], maxLines: Int, complete: Bool) {
@@ -87,7 +88,7 @@ struct JSONPrettyPrinter {
                 i += 1
                 close()
             case (.afterValue, UInt8(ascii: "}")) where stack.last == .object,
-                 (.afterValue, UInt8(ascii: "]")) where stack.last == .array:
+                (.afterValue, UInt8(ascii: "]")) where stack.last == .array:
                 newline(depth: stack.count - 1)
                 write(c)
                 i += 1

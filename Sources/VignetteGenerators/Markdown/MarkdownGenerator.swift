@@ -61,7 +61,17 @@ public struct MarkdownGenerator: PreviewGenerating {
             var depth = 0
             var indent = 0
             for ch in line.unicodeScalars {
-                if ch == ">" { depth += 1 } else if ch == " " { indent += 1 } else if ch == "\t" { indent += 4 } else if ch == "-" || ch == "*" || ch == "+" { depth += 1 } else { break }
+                if ch == ">" {
+                    depth += 1
+                } else if ch == " " {
+                    indent += 1
+                } else if ch == "\t" {
+                    indent += 4
+                } else if ch == "-" || ch == "*" || ch == "+" {
+                    depth += 1
+                } else {
+                    break
+                }
                 if depth + indent / 2 > maxNesting { return depth + indent / 2 }
             }
             deepest = max(deepest, depth + indent / 2)

@@ -28,7 +28,8 @@ public struct MarkupGenerator: PreviewGenerating {
         let extracted = MarkupText(excerpt.text, html: isHTML)
         // An XML document of attributes only (a drawing, say) has no text: show its source instead.
         let shownText = extracted.text.isEmpty ? excerpt.text : extracted.text
-        let visible = TextPage(shownText, maxLines: request.maxLines, byteCut: excerpt.cutAtBytes ? (excerpt.bytesShown, excerpt.fileSize) : nil)
+        let visible = TextPage(
+            shownText, maxLines: request.maxLines, byteCut: excerpt.cutAtBytes ? (excerpt.bytesShown, excerpt.fileSize) : nil)
         let source = excerpt.page(maxLines: request.maxLines)
         var title = CountText.capitalizedFirst(input.type.localizedDescription)
         if let heading = extracted.title {

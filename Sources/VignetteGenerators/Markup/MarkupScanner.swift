@@ -82,7 +82,9 @@ struct MarkupScanner {
                 continue
             }
             let nameStart = i
-            while i < bytes.count, !isSpace(bytes[i]), ![UInt8(ascii: "="), UInt8(ascii: ">"), UInt8(ascii: "/")].contains(bytes[i]) || i == nameStart {
+            while i < bytes.count, !isSpace(bytes[i]),
+                ![UInt8(ascii: "="), UInt8(ascii: ">"), UInt8(ascii: "/")].contains(bytes[i]) || i == nameStart
+            {
                 i += 1
             }
             let attrName = String(decoding: bytes[nameStart..<i], as: UTF8.self).lowercased()
@@ -117,7 +119,9 @@ struct MarkupScanner {
     private mutating func skipSpace() { while i < bytes.count, isSpace(bytes[i]) { i += 1 } }
 
     private func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0C || c == 0x0D }
-    private func isNameStart(_ c: UInt8) -> Bool { (0x41...0x5A).contains(c) || (0x61...0x7A).contains(c) || c >= 0x80 || c == UInt8(ascii: "_") }
+    private func isNameStart(_ c: UInt8) -> Bool {
+        (0x41...0x5A).contains(c) || (0x61...0x7A).contains(c) || c >= 0x80 || c == UInt8(ascii: "_")
+    }
     private func isNameByte(_ c: UInt8) -> Bool {
         isNameStart(c) || (0x30...0x39).contains(c) || c == UInt8(ascii: "-") || c == UInt8(ascii: ":") || c == UInt8(ascii: ".")
     }

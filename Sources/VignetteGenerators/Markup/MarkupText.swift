@@ -6,7 +6,9 @@
 /// break, CDATA is text, comments and processing instructions are dropped.
 struct MarkupText {
     /// Elements whose content never shows.
-    static let hiddenElements: Set<String> = ["script", "style", "template", "head", "svg", "math", "object", "iframe", "noembed", "noframes"]
+    static let hiddenElements: Set<String> = [
+        "script", "style", "template", "head", "svg", "math", "object", "iframe", "noembed", "noframes",
+    ]
     /// HTML elements that begin and end a line.
     static let blockElements: Set<String> = [
         "address", "article", "aside", "blockquote", "body", "br", "caption", "dd", "details", "div", "dl", "dt",
@@ -69,7 +71,9 @@ struct MarkupText {
             switch token.kind {
             case .text, .cdata:
                 if inTitle {
-                    if title == nil { title = MarkupText.collapse(html || token.kind == .text ? MarkupEntities.decode(token.text) : token.text) }
+                    if title == nil {
+                        title = MarkupText.collapse(html || token.kind == .text ? MarkupEntities.decode(token.text) : token.text)
+                    }
                     if html { return }
                 }
                 if token.kind == .cdata { addTextVerbatim(token.text) } else { addText(token.text) }

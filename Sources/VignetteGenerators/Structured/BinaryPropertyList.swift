@@ -24,9 +24,9 @@ struct BinaryPropertyList {
         offsetSize = Int(bytes[t + 6])
         refSize = Int(bytes[t + 7])
         guard (1...8).contains(offsetSize), (1...8).contains(refSize),
-              let count = Self.bigEndian(bytes, at: t + 8, size: 8), let top = Self.bigEndian(bytes, at: t + 16, size: 8),
-              let table = Self.bigEndian(bytes, at: t + 24, size: 8),
-              count > 0, count <= t, top < count, table >= 8, table <= t, (t - table) / offsetSize >= count
+            let count = Self.bigEndian(bytes, at: t + 8, size: 8), let top = Self.bigEndian(bytes, at: t + 16, size: 8),
+            let table = Self.bigEndian(bytes, at: t + 24, size: 8),
+            count > 0, count <= t, top < count, table >= 8, table <= t, (t - table) / offsetSize >= count
         else { return nil }
         objectCount = count
         topObject = top
@@ -118,7 +118,8 @@ struct BinaryPropertyList {
 
     private func offset(ofObject object: Int) -> Int? {
         guard object >= 0, object < objectCount, let value = Self.bigEndian(bytes, at: tableOffset + object * offsetSize, size: offsetSize),
-              value >= 8, value < tableOffset else { return nil }
+            value >= 8, value < tableOffset
+        else { return nil }
         return value
     }
 

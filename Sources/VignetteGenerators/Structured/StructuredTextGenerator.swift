@@ -36,7 +36,10 @@ public struct StructuredTextGenerator: PreviewGenerating {
     /// The summary of a binary property list; declines one too large or damaged to read.
     func binaryPreview(_ input: GeneratorInput, request: PreviewRequest) throws -> TextPreview {
         guard input.size <= Self.maxBinaryPropertyListBytes else {
-            throw VignetteError(.declined, "binary property list is \(ByteCount.text(input.size)), over the summary limit of \(ByteCount.text(Self.maxBinaryPropertyListBytes))")
+            throw VignetteError(
+                .declined,
+                "binary property list is \(ByteCount.text(input.size)), over the summary limit of \(ByteCount.text(Self.maxBinaryPropertyListBytes))"
+            )
         }
         let bytes = try input.contents(limit: Self.maxBinaryPropertyListBytes)
         guard let plist = BinaryPropertyList(bytes) else {

@@ -53,7 +53,8 @@ public struct TextPage: Sendable, Equatable {
         let linesCut = count > limit
         if let byteCut {
             let size = ByteCount.text(byteCut.total)
-            cutMarker = linesCut
+            cutMarker =
+                linesCut
                 ? "… cut: showing the first \(CountText.grouped(limit)) lines of \(size)"
                 : "… cut: showing the first \(ByteCount.text(byteCut.shown)) of \(size)"
         } else if linesCut {

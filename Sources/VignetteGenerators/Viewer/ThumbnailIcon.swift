@@ -15,7 +15,9 @@ public enum ThumbnailIcon {
 
     /// `thumbnail` framed as an icon with the badge, when `request.iconMode` asks for it and
     /// it is not an icon already; otherwise unchanged.
-    public static func apply(_ thumbnail: GeneratedThumbnail, input: GeneratorInput, catalog: TypeCatalog, request: ThumbnailRequest) -> GeneratedThumbnail {
+    public static func apply(_ thumbnail: GeneratedThumbnail, input: GeneratorInput, catalog: TypeCatalog, request: ThumbnailRequest)
+        -> GeneratedThumbnail
+    {
         guard request.iconMode, !thumbnail.isIcon else { return thumbnail }
         let family = FileFamily(input.type, catalog: catalog)
         var result = thumbnail

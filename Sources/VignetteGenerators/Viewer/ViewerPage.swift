@@ -19,7 +19,8 @@ public enum ViewerPage {
         if let (rendered, png) = try? thumbnails.make(input, request: thumbnailRequest, output: ThumbnailOutput(format: .png)) {
             let bitmap = rendered.thumbnail.bitmap
             thumbBy = rendered.generator
-            thumbHTML = "<img class=\"thumb\" alt=\"thumbnail of \(HTML.escape(name))\" width=\"\(bitmap.width)\" height=\"\(bitmap.height)\" src=\"data:image/png;base64,\(Data(png).base64EncodedString())\">"
+            thumbHTML =
+                "<img class=\"thumb\" alt=\"thumbnail of \(HTML.escape(name))\" width=\"\(bitmap.width)\" height=\"\(bitmap.height)\" src=\"data:image/png;base64,\(Data(png).base64EncodedString())\">"
         }
         var body = ""
         var previewBy = ""
