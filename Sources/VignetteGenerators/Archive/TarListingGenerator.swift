@@ -6,7 +6,7 @@ public import VignetteCore
 ///
 /// The archive is streamed through the decompressor in chunks, never extracted and never
 /// held in memory; work stops at `ArchiveLimits` (entries, bytes, time) and the listing says so.
-public struct TarListingGenerator: PreviewGenerating {
+public struct TarListingGenerator: BuiltInGenerator, PreviewGenerating {
     /// `tar-listing`.
     public let identifier = "tar-listing"
     /// tar (and through conformance `.tar.gz`, `.tar.bz2`, `.tar.xz`…), and gzip, bzip2, xz and lzma streams.
@@ -14,12 +14,8 @@ public struct TarListingGenerator: PreviewGenerating {
         "public.tar-archive", "org.gnu.gnu-tar-archive", "org.gnu.gnu-zip-archive", "public.bzip2-archive",
         "org.tukaani.xz-archive", "org.tukaani.lzma-archive",
     ]
-    /// The ordinary built-in generator for its types.
-    public let priority = GeneratorPriority.standard
     /// None on size: the listing bounds its own work (`ArchiveLimits`).
     public let limits = GeneratorLimits.none
-    /// Compiled into Vignette.
-    public let origin = "built-in"
     private let archiveLimits: ArchiveLimits
     private let catalog: TypeCatalog
 

@@ -4,19 +4,15 @@ public import VignetteCore
 ///
 /// Only the central directory is read (capped by `ZipDirectory.maxEntries` and
 /// `ZipDirectory.maxDirectoryBytes`); nothing is decompressed.
-public struct ZipListingGenerator: PreviewGenerating {
+public struct ZipListingGenerator: BuiltInGenerator, PreviewGenerating {
     /// `zip-listing`.
     public let identifier = "zip-listing"
     /// The zip family: plain zip, PKZip, JAR, APK and Python wheels (and, through conformance, any zip-based format).
     public let supportedTypes = [
         "com.pkware.zip-archive", "public.zip-archive", "com.sun.java-archive", "com.android.package-archive", "org.python.wheel",
     ]
-    /// The ordinary built-in generator for its types.
-    public let priority = GeneratorPriority.standard
     /// None: only the central directory is read, and that is capped.
     public let limits = GeneratorLimits.none
-    /// Compiled into Vignette.
-    public let origin = "built-in"
     private let archiveLimits: ArchiveLimits
 
     /// Creates the generator; `limits` caps the entries shown.

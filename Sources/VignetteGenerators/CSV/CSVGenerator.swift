@@ -2,17 +2,11 @@ public import VignetteCore
 
 /// Previews of CSV and TSV: the separator sniffed, the records as an aligned text table and an
 /// HTML table with the first record as header, cut at 200 rows and 30 columns.
-public struct CSVGenerator: PreviewGenerating {
+public struct CSVGenerator: BuiltInGenerator, PreviewGenerating {
     /// `csv`.
     public let identifier = "csv"
     /// CSV and TSV.
     public let supportedTypes = ["public.comma-separated-values-text", "public.tab-separated-values-text"]
-    /// The ordinary built-in generator for its types.
-    public let priority = GeneratorPriority.standard
-    /// None: it reads only the bytes it shows.
-    public let limits = GeneratorLimits.none
-    /// Compiled into Vignette.
-    public let origin = "built-in"
     /// Most data rows shown.
     public static let maxRows = 200
     /// Most columns shown.

@@ -1,17 +1,11 @@
 public import VignetteCore
 
 /// Previews of source code and scripts: the text, titled by language, in `<pre><code class="language-…">`.
-public struct SourceCodeGenerator: PreviewGenerating {
+public struct SourceCodeGenerator: BuiltInGenerator, PreviewGenerating {
     /// `source-code`.
     public let identifier = "source-code"
     /// Source code (scripts conform to it) and CSS.
     public let supportedTypes = ["public.source-code", "public.css"]
-    /// The ordinary built-in generator for its types.
-    public let priority = GeneratorPriority.standard
-    /// None: it reads only the bytes it shows.
-    public let limits = GeneratorLimits.none
-    /// Compiled into Vignette.
-    public let origin = "built-in"
 
     /// Creates the generator.
     public init() {}

@@ -7,17 +7,13 @@ public import VignetteImaging
 /// `META-INF/container.xml` names the package (OPF); its manifest item with
 /// `properties="cover-image"` (EPUB 3), else the item named by `<meta name="cover">` (EPUB 2),
 /// else a JPEG/PNG item called "cover", is the cover; its `href` is relative to the package document.
-public struct EPUBCoverGenerator: ThumbnailGenerating {
+public struct EPUBCoverGenerator: BuiltInGenerator, ThumbnailGenerating {
     /// `epub-cover`.
     public let identifier = "epub-cover"
     /// EPUB.
     public let supportedTypes = ["org.idpf.epub-container"]
-    /// The ordinary built-in generator for its types.
-    public let priority = GeneratorPriority.standard
     /// None on size: only the zip directory, two small XML parts and the cover are read.
     public let limits = GeneratorLimits.none
-    /// Compiled into Vignette.
-    public let origin = "built-in"
     /// Largest XML part read (container and package documents).
     static let maxXMLBytes = 1 << 20
     private let reader: EmbeddedImageReader

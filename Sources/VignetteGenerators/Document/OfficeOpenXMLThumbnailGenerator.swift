@@ -2,17 +2,13 @@ public import VignetteCore
 public import VignetteImaging
 
 /// Thumbnails of Office Open XML files (docx, xlsx, pptx…) from the preview they may embed, `docProps/thumbnail.*`.
-public struct OfficeOpenXMLThumbnailGenerator: ThumbnailGenerating {
+public struct OfficeOpenXMLThumbnailGenerator: BuiltInGenerator, ThumbnailGenerating {
     /// `ooxml-thumbnail`.
     public let identifier = "ooxml-thumbnail"
     /// The Office Open XML family.
     public let supportedTypes = ["org.openxmlformats.openxml"]
-    /// The ordinary built-in generator for its types.
-    public let priority = GeneratorPriority.standard
     /// None on size: only the zip directory and one capped entry are read.
     public let limits = GeneratorLimits.none
-    /// Compiled into Vignette.
-    public let origin = "built-in"
     private let reader: EmbeddedImageReader
 
     /// Creates the generator over a catalog, with decoding caps.

@@ -2,17 +2,13 @@ public import VignetteCore
 public import VignetteImaging
 
 /// Thumbnails of OpenDocument (and StarOffice) files from the preview they embed, `Thumbnails/thumbnail.png`.
-public struct OpenDocumentThumbnailGenerator: ThumbnailGenerating {
+public struct OpenDocumentThumbnailGenerator: BuiltInGenerator, ThumbnailGenerating {
     /// `opendocument-thumbnail`.
     public let identifier = "opendocument-thumbnail"
     /// OpenDocument and its children (text, spreadsheet, presentation…), and StarOffice.
     public let supportedTypes = ["org.oasis-open.opendocument", "org.openoffice.staroffice"]
-    /// The ordinary built-in generator for its types.
-    public let priority = GeneratorPriority.standard
     /// None on size: only the zip directory and one capped entry are read.
     public let limits = GeneratorLimits.none
-    /// Compiled into Vignette.
-    public let origin = "built-in"
     /// Where ODF keeps its preview.
     public static let entryName = "Thumbnails/thumbnail.png"
     private let reader: EmbeddedImageReader

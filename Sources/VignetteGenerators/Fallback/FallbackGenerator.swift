@@ -7,7 +7,7 @@ import VignetteImaging
 /// Its thumbnail is a document icon tinted by family with the extension as a badge; its
 /// preview gives name, size, type and conformance chain, MIME type, modification time,
 /// permissions, a hex dump of the first bytes and the printable strings found in them.
-public struct FallbackGenerator: ThumbnailGenerating, PreviewGenerating {
+public struct FallbackGenerator: BuiltInGenerator, ThumbnailGenerating, PreviewGenerating {
     /// `fallback`.
     public let identifier = "fallback"
     /// Every item.
@@ -16,8 +16,6 @@ public struct FallbackGenerator: ThumbnailGenerating, PreviewGenerating {
     public let priority = GeneratorPriority.fallback
     /// None: it reads only the first bytes.
     public let limits = GeneratorLimits.none
-    /// Compiled into Vignette.
-    public let origin = "built-in"
     private let catalog: TypeCatalog
     /// Bytes shown in the hex dump.
     public static let hexBytes = 256

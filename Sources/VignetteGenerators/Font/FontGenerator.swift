@@ -8,17 +8,13 @@ import VignetteImaging
 ///
 /// Fonts are untrusted: they are opened from memory with hinting off (no bytecode runs), at
 /// capped sizes; a damaged font fails with FreeType's reason and the file falls through.
-public struct FontGenerator: ThumbnailGenerating, PreviewGenerating {
+public struct FontGenerator: BuiltInGenerator, ThumbnailGenerating, PreviewGenerating {
     /// `font`.
     public let identifier = "font"
     /// All fonts.
     public let supportedTypes = ["public.font"]
-    /// The ordinary built-in generator for its types.
-    public let priority = GeneratorPriority.standard
     /// Fonts over 64 MiB are not opened.
     public let limits = GeneratorLimits(maxFileBytes: FontGenerator.maxFileBytes)
-    /// Compiled into Vignette.
-    public let origin = "built-in"
 
     /// Largest font file opened (big CJK collections are about 30 MiB).
     public static let maxFileBytes = 64 << 20

@@ -2,15 +2,11 @@ public import VignetteCore
 public import VignetteImaging
 
 /// Thumbnails of JPEG and PNG images, shrunk while decoding (see `ImageDecoder`).
-public struct ImageGenerator: ThumbnailGenerating {
+public struct ImageGenerator: BuiltInGenerator, ThumbnailGenerating {
     /// `image`.
     public let identifier = "image"
     /// JPEG and PNG.
     public let supportedTypes = ImageThumbnailer.supportedTypes
-    /// The ordinary built-in generator for its types.
-    public let priority = GeneratorPriority.standard
-    /// Compiled into Vignette.
-    public let origin = "built-in"
     /// The file-size cap of the image limits.
     public var limits: GeneratorLimits { GeneratorLimits(maxFileBytes: imageLimits.maxFileBytes) }
     private let imageLimits: ImageLimits

@@ -2,17 +2,11 @@ public import VignetteCore
 
 /// Previews of JSON: pretty-printed with keys in their order; invalid JSON as written, with
 /// the position of the first error in the title and a marker line.
-public struct JSONGenerator: PreviewGenerating {
+public struct JSONGenerator: BuiltInGenerator, PreviewGenerating {
     /// `json`.
     public let identifier = "json"
     /// JSON and the formats built on it (GeoJSON, notebooks, glTF).
     public let supportedTypes = ["public.json"]
-    /// The ordinary built-in generator for its types.
-    public let priority = GeneratorPriority.standard
-    /// None: it reads only the bytes it shows.
-    public let limits = GeneratorLimits.none
-    /// Compiled into Vignette.
-    public let origin = "built-in"
 
     /// Creates the generator.
     public init() {}

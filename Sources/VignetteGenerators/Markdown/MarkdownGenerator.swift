@@ -2,17 +2,11 @@ import Ink
 public import VignetteCore
 
 /// Previews of Markdown: HTML rendered by Ink and made safe by `HTMLSanitizer`; the text is the source.
-public struct MarkdownGenerator: PreviewGenerating {
+public struct MarkdownGenerator: BuiltInGenerator, PreviewGenerating {
     /// `markdown`.
     public let identifier = "markdown"
     /// Markdown.
     public let supportedTypes = ["net.daringfireball.markdown"]
-    /// The ordinary built-in generator for its types.
-    public let priority = GeneratorPriority.standard
-    /// None: it reads only the bytes it shows.
-    public let limits = GeneratorLimits.none
-    /// Compiled into Vignette.
-    public let origin = "built-in"
     /// Deepest block nesting (`>` quotes, list indentation) given to Ink, which recurses on it;
     /// deeper documents are shown as escaped source instead of rendered.
     public static let maxNesting = 32

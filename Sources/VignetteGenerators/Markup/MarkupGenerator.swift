@@ -1,17 +1,11 @@
 public import VignetteCore
 
 /// Previews of HTML and XML: the visible text, and the source escaped in `<pre>` (never live HTML).
-public struct MarkupGenerator: PreviewGenerating {
+public struct MarkupGenerator: BuiltInGenerator, PreviewGenerating {
     /// `markup`.
     public let identifier = "markup"
     /// HTML and XML (feeds, XHTML, SVG and other XML formats without a generator of their own).
     public let supportedTypes = ["public.html", "public.xml"]
-    /// The ordinary built-in generator for its types.
-    public let priority = GeneratorPriority.standard
-    /// None: it reads only the bytes it shows.
-    public let limits = GeneratorLimits.none
-    /// Compiled into Vignette.
-    public let origin = "built-in"
 
     private let catalog: TypeCatalog
 

@@ -2,17 +2,13 @@ public import VignetteCore
 
 /// Previews of configuration and data formats read as text (property lists, YAML, TOML), titled
 /// by format; a binary property list gets a summary of its objects instead.
-public struct StructuredTextGenerator: PreviewGenerating {
+public struct StructuredTextGenerator: BuiltInGenerator, PreviewGenerating {
     /// `structured-text`.
     public let identifier = "structured-text"
     /// Property lists (XML plists named here so they come here, not to the XML generator), YAML, TOML.
     public let supportedTypes = ["com.apple.property-list", "com.apple.xml-property-list", "public.yaml", "io.toml.toml"]
-    /// The ordinary built-in generator for its types.
-    public let priority = GeneratorPriority.standard
     /// None: text is read only as far as shown; binary property lists over 16 MiB are declined.
     public let limits = GeneratorLimits.none
-    /// Compiled into Vignette.
-    public let origin = "built-in"
     /// Largest binary property list summarised (it is read whole, its trailer being at the end).
     public static let maxBinaryPropertyListBytes = 16 << 20
 

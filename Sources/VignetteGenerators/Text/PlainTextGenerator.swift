@@ -1,17 +1,11 @@
 public import VignetteCore
 
 /// Previews of any text without a more specific generator: decoded, cut to the request, in `<pre>`.
-public struct PlainTextGenerator: PreviewGenerating {
+public struct PlainTextGenerator: BuiltInGenerator, PreviewGenerating {
     /// `text`.
     public let identifier = "text"
     /// Every text: more specific generators win for their own types.
     public let supportedTypes = ["public.text"]
-    /// The ordinary built-in generator for its types.
-    public let priority = GeneratorPriority.standard
-    /// None: it reads only the bytes it shows.
-    public let limits = GeneratorLimits.none
-    /// Compiled into Vignette.
-    public let origin = "built-in"
 
     /// Creates the generator.
     public init() {}

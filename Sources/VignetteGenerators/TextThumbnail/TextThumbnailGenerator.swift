@@ -10,17 +10,13 @@ public import VignetteImaging
 /// the same page; small thumbnails are drawn larger and shrunk, so the text becomes an even
 /// grey texture instead of broken glyphs. Glyphs DejaVu lacks (CJK, for instance) are drawn as
 /// the font's .notdef box; there is no font fallback and no complex-script shaping.
-public struct TextThumbnailGenerator: ThumbnailGenerating {
+public struct TextThumbnailGenerator: BuiltInGenerator, ThumbnailGenerating {
     /// `text-thumbnail`.
     public let identifier = "text-thumbnail"
     /// All text.
     public let supportedTypes = ["public.text"]
-    /// The ordinary built-in generator for its types.
-    public let priority = GeneratorPriority.standard
     /// None: only the first bytes are read.
     public let limits = GeneratorLimits.none
-    /// Compiled into Vignette.
-    public let origin = "built-in"
     private let catalog: TypeCatalog
 
     /// Bytes read from the start of the file (a page never shows more).
