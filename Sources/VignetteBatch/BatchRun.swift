@@ -1,5 +1,5 @@
 import Foundation
-public import VignetteCore
+import VignetteCore
 
 /// A whole batch: the walk feeds the shared worker pool, and every outcome is counted and recorded.
 ///

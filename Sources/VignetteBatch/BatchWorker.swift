@@ -1,6 +1,6 @@
 import Foundation
-public import VignetteCache
-public import VignetteCore
+import VignetteCache
+import VignetteCore
 public import VignetteGenerators
 import VignetteImaging
 

@@ -1,5 +1,5 @@
 import Foundation
-public import VignetteCore
+import VignetteCore
 
 /// The service's cache of encoded responses on disk, by content key: `DIR/ab/abcdef….png` (or `.jpg`).
 ///

@@ -1,6 +1,6 @@
 public import VignetteCore
 public import VignetteGenerators
-public import VignetteImaging
+import VignetteImaging
 
 /// The thumbnail options a request gives in its query: `size`, `scale`, `format`, `quality`, `icon`.
 public struct ThumbnailOptions: Sendable, Equatable {
