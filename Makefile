@@ -3,7 +3,7 @@ SWIFT ?= swift
 # Parallel build jobs; the CI machines have 2 cores.
 JOBS ?= $(shell nproc)
 
-.PHONY: all demo test build release deps test-deps install image-check serve-bench lint format clean
+.PHONY: all demo test build release deps test-deps install image-check serve-bench lint format consumer-check clean
 
 PREFIX ?= /usr/local
 
@@ -41,6 +41,10 @@ image-check: deps
 ## serve-bench: load test of `vignette serve` with wrk, nginx as the ceiling (see bench/serve.sh).
 serve-bench: deps
 	@bench/serve.sh
+
+## consumer-check: build and run Examples/ThumbnailSize against a tagged clone of this repository, by version.
+consumer-check:
+	@scripts/consumer-check.sh
 
 ## lint: swift-format in strict mode over Sources, Tests and Package.swift, with the committed .swift-format (CI runs it).
 lint:

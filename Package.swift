@@ -31,13 +31,18 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
+        // System libraries through pkg-config (no unsafe flags, so other packages can depend on
+        // Vignette by version); the C shim is their only user. Debian's libbz2-dev ships no .pc
+        // file: bz2 is linked by name.
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CLZMA", pkgConfig: "liblzma", providers: [.apt(["liblzma-dev"])]),
         .target(
             name: "CVignetteCodecs",
-            cSettings: [.unsafeFlags(["-O2", "-I/usr/include/freetype2"])],
-            linkerSettings: [
-                .linkedLibrary("jpeg"), .linkedLibrary("png"), .linkedLibrary("freetype"),
-                .linkedLibrary("z"), .linkedLibrary("bz2"), .linkedLibrary("lzma"),
-            ]
+            dependencies: ["CJPEG", "CPNG", "CFreeType", "CZlib", "CLZMA"],
+            linkerSettings: [.linkedLibrary("bz2")]
         ),
         .target(
             name: "VignetteCore",

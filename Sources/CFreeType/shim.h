@@ -1,0 +1,2 @@
+/* The libfreetype-dev headers, for the module map: only CVignetteCodecs uses them, through its own C. */
+#include <ft2build.h>

@@ -1,0 +1,2 @@
+/* The zlib1g-dev headers, for the module map: only CVignetteCodecs uses them, through its own C. */
+#include <zlib.h>

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Proves Vignette can be depended on by version: clones the committed HEAD of this repository
+# into a temporary folder, tags the clone with the release number, and builds and runs
+# Examples/ThumbnailSize (a package that names Vignette by URL and `from:` version, declares a
+# type and registers an in-process generator) against that clone. Fails with a clear message,
+# leaves nothing behind. Used by `make consumer-check` and `make test`.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+JOBS=${JOBS:-$(nproc)}
+VERSION=$(sed -n 's/.*static let string = "\(.*\)".*/\1/p' "$ROOT/Sources/VignetteCore/Support/VignetteVersion.swift")
+[[ -n $VERSION ]] || { echo "consumer-check: no version in Sources/VignetteCore/Support/VignetteVersion.swift" >&2; exit 1; }
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/vignette-consumer.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+
+# The package's identity comes from the last path component: the clone must be named "vignette".
+git clone --quiet --no-hardlinks "$ROOT" "$WORK/vignette"
+git -C "$WORK/vignette" tag --force "$VERSION" >/dev/null
+cp -R "$ROOT/Examples/ThumbnailSize" "$WORK/consumer"
+cd "$WORK/consumer"
+echo "consumer-check: building Examples/ThumbnailSize against vignette $VERSION (a tagged clone of $(git -C "$ROOT" rev-parse --short HEAD))"
+if ! VIGNETTE_PACKAGE_URL="$WORK/vignette" swift build --scratch-path "$WORK/build" -j "$JOBS" >"$WORK/build.log" 2>&1; then
+  tail -n 40 "$WORK/build.log" >&2
+  echo "consumer-check: FAILED: Examples/ThumbnailSize does not build against vignette $VERSION (log above)" >&2
+  exit 1
+fi
+if grep -q "unsafeFlags\|unsafe build flags" "$WORK/build.log"; then
+  echo "consumer-check: FAILED: SwiftPM refused unsafe flags in the dependency" >&2
+  exit 1
+fi
+out=$("$WORK/build/debug/ThumbnailSize" swatch-types.json sunrise.swatch) || {
+  echo "consumer-check: FAILED: ThumbnailSize exited non-zero: $out" >&2
+  exit 1
+}
+echo "$out"
+expected="thumbnail: 256 × 26 from generator com.example.swatch for com.example.swatch"
+if [[ $out != "$expected"* ]]; then
+  echo "consumer-check: FAILED: expected a line starting \"$expected\"" >&2
+  exit 1
+fi
+echo "consumer-check: ok: a package depending on vignette from: \"$VERSION\" built, registered its generator and made a thumbnail"
