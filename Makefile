@@ -25,10 +25,11 @@ release: deps
 demo: release
 	@scripts/demo.sh
 
-## test: build and run the whole test suite (unit, CLI through the real binary).
+## test: build and run the whole test suite (unit, CLI through the real binary), then the consumer check.
 test: test-deps
 	$(SWIFT) build -j $(JOBS)
 	$(SWIFT) test -j $(JOBS)
+	@scripts/consumer-check.sh
 
 ## install: release build into $(PREFIX)/bin with data in $(PREFIX)/share/vignette (the Dockerfile runs the same script).
 install: deps

@@ -4,11 +4,12 @@
 #   scripts/install-deps.sh            build + run-time packages (what `make demo` needs)
 #   scripts/install-deps.sh --test     also what the test suite uses (real consumers and tools)
 #
+# pkg-config: Package.swift finds the C libraries through it (.systemLibrary targets).
 # Nothing is installed when everything is present. Without root or apt-get, the script
 # prints the exact `apt-get install` line to run and exits 1.
 set -euo pipefail
 
-runtime=(libpng-dev libjpeg62-turbo-dev libfreetype-dev zlib1g-dev libbz2-dev liblzma-dev fonts-dejavu-core)
+runtime=(pkg-config libpng-dev libjpeg62-turbo-dev libfreetype-dev zlib1g-dev libbz2-dev liblzma-dev fonts-dejavu-core)
 testing=(libjpeg-turbo-progs libpng-tools libglib2.0-bin file util-linux chromium libgdk-pixbuf2.0-bin poppler-utils librsvg2-bin)
 
 want=("${runtime[@]}")
