@@ -7,6 +7,21 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// A library or executable target of ours, with the strict settings.
+func vignetteTarget(
+    _ name: String, _ dependencies: [Target.Dependency], resources: [Resource]? = nil, executable: Bool = false
+) -> Target {
+    executable
+        ? .executableTarget(name: name, dependencies: dependencies, swiftSettings: strictSettings)
+        : .target(name: name, dependencies: dependencies, resources: resources, swiftSettings: strictSettings)
+}
+
+/// The test target of one module; `fixtures` copies its `Fixtures/` folder into the bundle.
+func testTarget(_ name: String, _ dependencies: [Target.Dependency], fixtures: Bool = false) -> Target {
+    .testTarget(
+        name: name, dependencies: dependencies, resources: fixtures ? [.copy("Fixtures")] : nil, swiftSettings: strictSettings)
+}
+
 let package = Package(
     name: "Vignette",
     products: [
@@ -44,38 +59,16 @@ let package = Package(
             dependencies: ["CJPEG", "CPNG", "CFreeType", "CZlib", "CLZMA"],
             linkerSettings: [.linkedLibrary("bz2")]
         ),
-        .target(
-            name: "VignetteCore",
-            dependencies: [.product(name: "Logging", package: "swift-log")],
-            resources: [.copy("Resources/UniformTypes.json")],
-            swiftSettings: strictSettings
-        ),
-        .target(
-            name: "VignetteImaging",
-            dependencies: ["VignetteCore", "CVignetteCodecs"],
-            swiftSettings: strictSettings
-        ),
-        .target(
-            name: "VignetteGenerators",
-            dependencies: [
-                "VignetteCore", "VignetteImaging", "CVignetteCodecs",
-                .product(name: "Ink", package: "Ink"),
-            ],
-            swiftSettings: strictSettings
-        ),
-        .target(
-            name: "VignetteCache",
-            dependencies: ["VignetteCore", "VignetteImaging", .product(name: "Crypto", package: "swift-crypto")],
-            swiftSettings: strictSettings
-        ),
-        .target(
-            name: "VignetteBatch",
-            dependencies: ["VignetteCore", "VignetteImaging", "VignetteGenerators", "VignetteCache"],
-            swiftSettings: strictSettings
-        ),
-        .target(
-            name: "VignetteServer",
-            dependencies: [
+        vignetteTarget(
+            "VignetteCore", [.product(name: "Logging", package: "swift-log")], resources: [.copy("Resources/UniformTypes.json")]),
+        vignetteTarget("VignetteImaging", ["VignetteCore", "CVignetteCodecs"]),
+        vignetteTarget(
+            "VignetteGenerators", ["VignetteCore", "VignetteImaging", "CVignetteCodecs", .product(name: "Ink", package: "Ink")]),
+        vignetteTarget("VignetteCache", ["VignetteCore", "VignetteImaging", .product(name: "Crypto", package: "swift-crypto")]),
+        vignetteTarget("VignetteBatch", ["VignetteCore", "VignetteImaging", "VignetteGenerators", "VignetteCache"]),
+        vignetteTarget(
+            "VignetteServer",
+            [
                 "VignetteCore", "VignetteImaging", "VignetteGenerators", "VignetteCache",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -84,64 +77,30 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-            ],
-            swiftSettings: strictSettings
-        ),
-        .executableTarget(
-            name: "VignetteCLI",
-            dependencies: [
-                "VignetteCore",
-                "VignetteImaging",
-                "VignetteGenerators",
-                "VignetteCache",
-                "VignetteBatch",
-                "VignetteServer",
+            ]),
+        vignetteTarget(
+            "VignetteCLI",
+            [
+                "VignetteCore", "VignetteImaging", "VignetteGenerators", "VignetteCache", "VignetteBatch", "VignetteServer",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "VignetteCoreTests",
-            dependencies: ["VignetteCore"],
-            resources: [.copy("Fixtures")],
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "VignetteImagingTests",
-            dependencies: ["VignetteImaging", "VignetteCore", .product(name: "Crypto", package: "swift-crypto")],
-            resources: [.copy("Fixtures")],
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "VignetteGeneratorsTests",
-            dependencies: ["VignetteGenerators", "VignetteImaging", "VignetteCore"],
-            resources: [.copy("Fixtures")],
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "VignetteCacheTests",
-            dependencies: ["VignetteCache", "VignetteCore", "VignetteImaging"],
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "VignetteServerTests",
-            dependencies: [
+            ], executable: true),
+        testTarget("VignetteCoreTests", ["VignetteCore"], fixtures: true),
+        testTarget(
+            "VignetteImagingTests", ["VignetteImaging", "VignetteCore", .product(name: "Crypto", package: "swift-crypto")], fixtures: true),
+        testTarget("VignetteGeneratorsTests", ["VignetteGenerators", "VignetteImaging", "VignetteCore"], fixtures: true),
+        testTarget("VignetteCacheTests", ["VignetteCache", "VignetteCore", "VignetteImaging"]),
+        testTarget(
+            "VignetteServerTests",
+            [
                 "VignetteServer", "VignetteCore", "VignetteGenerators", "VignetteImaging", "VignetteCache",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ],
-            resources: [.copy("Fixtures")],
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "VignetteCLITests",
-            dependencies: ["VignetteCore", "VignetteCLI", "VignetteCache", "VignetteImaging"],
-            swiftSettings: strictSettings
-        ),
+            ], fixtures: true),
+        testTarget("VignetteCLITests", ["VignetteCore", "VignetteCLI", "VignetteCache", "VignetteImaging"]),
     ]
 )
