@@ -4,58 +4,118 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
-#include <spawn.h>
+#include <stddef.h>
+#include <stdlib.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <stddef.h>
 #include <unistd.h>
 
-int vgn_spawn(char *const argv[], char *const envp[], const char *cwd, int out_fd, int err_fd, long long data_limit,
-              int *pid_out) {
-    posix_spawn_file_actions_t actions;
-    posix_spawnattr_t attr;
-    int rc = posix_spawn_file_actions_init(&actions);
-    if (rc != 0) return rc;
-    rc = posix_spawnattr_init(&attr);
-    if (rc != 0) {
-        posix_spawn_file_actions_destroy(&actions);
-        return rc;
-    }
-    rc = posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    if (rc == 0) rc = posix_spawn_file_actions_adddup2(&actions, out_fd, 1);
-    if (rc == 0) rc = posix_spawn_file_actions_adddup2(&actions, err_fd, 2);
-    if (rc == 0 && cwd != NULL) rc = posix_spawn_file_actions_addchdir_np(&actions, cwd);
+/* What the child needs; a copy lives in the child (no CLONE_VM). */
+struct vgn_child {
+    const char *path;
+    char *const *argv;
+    char *const *envp;
+    const char *cwd;
+    int null_fd, out_fd, err_fd, report_fd;
+    vgn_spawn_limits limits;
+};
 
-    sigset_t defaults, empty;
+/* Only async-signal-safe calls from here to exec: the parent may have many threads. */
+static void vgn_child_fail(const struct vgn_child *c, int error) {
+    while (write(c->report_fd, &error, sizeof error) < 0 && errno == EINTR) {
+    }
+    _exit(127);
+}
+
+static void vgn_child_limit(const struct vgn_child *c, int resource, long long value) {
+    if (value <= 0) return;
+    struct rlimit cap = {(rlim_t)value, (rlim_t)value};
+    if (resource == RLIMIT_CPU) cap.rlim_max = (rlim_t)value + 1; /* SIGXCPU first, SIGKILL a second later */
+    if (setrlimit(resource, &cap) != 0) vgn_child_fail(c, errno);
+}
+
+static int vgn_child_main(void *arg) {
+    const struct vgn_child *c = arg;
     /* Ignored signals stay ignored across exec (Swift ignores SIGPIPE): give the child the defaults. */
-    sigemptyset(&defaults);
-    const int reset[] = {SIGPIPE, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGCHLD, SIGALRM, SIGUSR1, SIGUSR2, SIGXFSZ, SIGTTIN, SIGTTOU};
-    for (size_t i = 0; i < sizeof reset / sizeof reset[0]; i++) sigaddset(&defaults, reset[i]);
+    const int reset[] = {SIGPIPE, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGCHLD, SIGALRM, SIGUSR1, SIGUSR2, SIGXFSZ, SIGXCPU, SIGTTIN, SIGTTOU};
+    for (size_t i = 0; i < sizeof reset / sizeof reset[0]; i++) signal(reset[i], SIG_DFL);
+    sigset_t empty;
     sigemptyset(&empty);
-    if (rc == 0) rc = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-    if (rc == 0) rc = posix_spawnattr_setpgroup(&attr, 0);
-    if (rc == 0) rc = posix_spawnattr_setsigdefault(&attr, &defaults);
-    if (rc == 0) rc = posix_spawnattr_setsigmask(&attr, &empty);
+    sigprocmask(SIG_SETMASK, &empty, NULL);
+    if (setpgid(0, 0) != 0) vgn_child_fail(c, errno);
+    /* A generator must not outlive Vignette (killed by a signal, say). */
+    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    struct rlimit nocore = {0, 0};
+    setrlimit(RLIMIT_CORE, &nocore);
+    vgn_child_limit(c, RLIMIT_DATA, c->limits.data_bytes);
+    vgn_child_limit(c, RLIMIT_CPU, c->limits.cpu_seconds);
+    vgn_child_limit(c, RLIMIT_FSIZE, c->limits.file_bytes);
+    vgn_child_limit(c, RLIMIT_NPROC, c->limits.processes);
+    if (dup2(c->null_fd, 0) < 0 || dup2(c->out_fd, 1) < 0 || dup2(c->err_fd, 2) < 0) vgn_child_fail(c, errno);
+    if (c->cwd != NULL && chdir(c->cwd) != 0) vgn_child_fail(c, errno);
+    execve(c->path, c->argv, c->envp);
+    vgn_child_fail(c, errno);
+    return 127;
+}
 
-    pid_t pid = 0;
-    if (rc == 0) rc = posix_spawnp(&pid, argv[0], &actions, &attr, argv, envp);
-    if (rc == 0 && data_limit > 0) {
-        /* posix_spawn has no rlimit attribute, and lowering our own limit around the spawn would
-           starve the other threads: cap the child from outside, at once. */
-        struct rlimit cap = {(rlim_t)data_limit, (rlim_t)data_limit};
-        if (prlimit(pid, RLIMIT_DATA, &cap, NULL) != 0) {
-            rc = errno;
-            kill(-pid, SIGKILL);
-            while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
-            }
-        }
+int vgn_spawn(const char *path, char *const argv[], char *const envp[], const char *cwd, int out_fd, int err_fd,
+              const vgn_spawn_limits *limits, int flags, int *pid_out, int *isolated_out) {
+    if (isolated_out != NULL) *isolated_out = 0;
+    int report[2];
+    if (pipe2(report, O_CLOEXEC) != 0) return errno;
+    int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (null_fd < 0) {
+        int e = errno;
+        close(report[0]);
+        close(report[1]);
+        return e;
     }
-    if (rc == 0 && pid_out != NULL) *pid_out = (int)pid;
-    posix_spawnattr_destroy(&attr);
-    posix_spawn_file_actions_destroy(&actions);
-    return rc;
+    struct vgn_child child = {path, argv, envp, cwd, null_fd, out_fd, err_fd, report[1], {0, 0, 0, 0}};
+    if (limits != NULL) child.limits = *limits;
+
+    /* The child runs on this stack until exec; without CLONE_VM it has its own copy of it. */
+    const size_t stack_size = 256 * 1024;
+    char *stack = malloc(stack_size);
+    if (stack == NULL) {
+        close(null_fd);
+        close(report[0]);
+        close(report[1]);
+        return ENOMEM;
+    }
+    char *top = stack + stack_size;
+    pid_t pid = -1;
+    if (flags & VGN_SPAWN_PID_NAMESPACE) {
+        pid = clone(vgn_child_main, top, CLONE_NEWPID | SIGCHLD, &child);
+        /* Without CAP_SYS_ADMIN a new user namespace grants the right to make a PID namespace. */
+        if (pid < 0 && (errno == EPERM || errno == EINVAL || errno == ENOSPC))
+            pid = clone(vgn_child_main, top, CLONE_NEWUSER | CLONE_NEWPID | SIGCHLD, &child);
+        if (pid > 0 && isolated_out != NULL) *isolated_out = 1;
+    }
+    if (pid < 0) pid = clone(vgn_child_main, top, SIGCHLD, &child);
+    int spawn_error = pid < 0 ? errno : 0;
+    free(stack);
+    close(null_fd);
+    close(report[1]);
+    if (spawn_error != 0) {
+        close(report[0]);
+        return spawn_error;
+    }
+    int child_error = 0;
+    ssize_t n;
+    while ((n = read(report[0], &child_error, sizeof child_error)) < 0 && errno == EINTR) {
+    }
+    close(report[0]);
+    if (n == (ssize_t)sizeof child_error) {
+        /* The child could not set itself up or exec: it has exited; reap it. */
+        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
+        }
+        return child_error != 0 ? child_error : EIO;
+    }
+    if (pid_out != NULL) *pid_out = (int)pid;
+    return 0;
 }
 
 int vgn_pipe_cloexec(int fds[2]) {

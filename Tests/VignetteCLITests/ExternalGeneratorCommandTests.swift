@@ -140,11 +140,13 @@ struct ExternalGeneratorCommandTests {
     @Test func interruptingVignetteKillsTheGeneratorItIsRunning() throws {
         let dir = try CLI.tempDirectory()
         let fd = open(dir + "/hang.sh", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
-        let script = Array("#!/bin/sh\necho $$ > '\(dir)/pid.tmp'\nmv '\(dir)/pid.tmp' '\(dir)/pid'\nsleep 1000\n".utf8)
+        // /proc/self/stat gives the pid Vignette sees ($$ is 1 alone in a PID namespace).
+        let script = Array(
+            "#!/bin/sh\nread pid rest < /proc/self/stat; echo $pid > '\(dir)/pid.tmp'\nmv '\(dir)/pid.tmp' '\(dir)/pid'\nsleep 1000\n".utf8)
         #expect(script.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == script.count)
         close(fd)
         try
-            #"{ "generator": { "kind": "thumbnail", "types": ["public.data"], "exec": ["./hang.sh", "%i", "%o"], "timeoutSeconds": 60, "priority": "preferred" } }"#
+            #"{ "generator": { "kind": "thumbnail", "types": ["public.data"], "exec": ["./hang.sh", "%i", "%o"], "timeoutSeconds": 60, "priority": "preferred", "sandbox": false } }"#
             .write(toFile: dir + "/hang.json", atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLI.binary)

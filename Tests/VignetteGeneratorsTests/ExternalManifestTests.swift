@@ -40,7 +40,7 @@ struct ExternalManifestTests {
             ),
             (
                 #"{ "generator": { "kind": "text", "types": ["public.png"], "exec": ["tool", "%i"], "tryexec": "tool" } }"#,
-                "key generator.tryexec: unknown key (known: description, exec, identifier, kind, maxFileBytes, maxMemoryBytes, mimeTypes, priority, timeoutSeconds, tryExec, types)"
+                "key generator.tryexec: unknown key (known: description, environment, exec, identifier, kind, maxCPUSeconds, maxFileBytes, maxMemoryBytes, maxProcesses, maxWriteBytes, mimeTypes, priority, sandbox, timeoutSeconds, tryExec, types)"
             ),
             (
                 #"{ "generator": { "kind": "text", "types": ["public.png"], "exec": ["tool", "%i"], "timeoutSeconds": 0 } }"#,

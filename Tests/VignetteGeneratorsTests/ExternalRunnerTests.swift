@@ -20,7 +20,9 @@ struct ExternalRunnerTests {
         let dir = try ExternalScratch()
         let pidFile = dir.path + "/pid"
         // The script is the group leader; its background child must die with it.
-        try dir.thumbnailGenerator("sleepy", type: "public.data", timeout: 1, script: "echo $$ > '\(pidFile)'\nsleep 1000 &\nsleep 1000")
+        try dir.thumbnailGenerator(
+            "sleepy", type: "public.data", timeout: 1, sandbox: false,
+            script: ExternalScratch.outerPID(to: pidFile) + "\nsleep 1000 &\nsleep 1000")
         let start = ContinuousClock.now
         let (thumb, generator, attempts) = try thumbnail(dir)
         let elapsed = ContinuousClock.now - start
@@ -133,7 +135,8 @@ struct ExternalRunnerTests {
     @Test func aGoodOutputIsDecodedAtTheRequestedSize() throws {
         let dir = try ExternalScratch()
         let png = ExternalFixtures.packageRoot + "/Samples/logo.png"
-        try dir.thumbnailGenerator("copy", type: "public.data", script: "test \"$3\" = 64 || exit 3\ncp '\(png)' \"$2\"")
+        try dir.thumbnailGenerator(
+            "copy", type: "public.data", sandbox: false, script: "test \"$3\" = 64 || exit 3\ncp '\(png)' \"$2\"")
         let (thumb, generator, _) = try thumbnail(dir)
         #expect(generator == "copy")
         #expect(max(thumb.bitmap.width, thumb.bitmap.height) == 64)

@@ -35,16 +35,23 @@ final class ExternalScratch {
         _ = fchmod(fd, mode)
     }
 
-    /// A thumbnail manifest `NAME.json` for `type` running `script` (a POSIX sh body, argv: input output size).
+    /// A thumbnail manifest `NAME.json` for `type` running `script` (a POSIX sh body, argv: input output size);
+    /// `sandbox: false` for a script that must reach files of the test outside its own folder.
     @discardableResult
-    func thumbnailGenerator(_ name: String, type: String, timeout: Double = 10, script: String) throws -> String {
+    func thumbnailGenerator(_ name: String, type: String, timeout: Double = 10, sandbox: Bool = true, script: String) throws -> String {
         try write(name + ".sh", "#!/bin/sh\n" + script + "\n", executable: true)
         return try write(
             name + ".json",
             """
             { "format": 1, "generator": { "kind": "thumbnail", "types": ["\(type)"], "priority": "preferred",
-              "exec": ["./\(name).sh", "%i", "%o", "%s"], "timeoutSeconds": \(timeout) } }
+              "exec": ["./\(name).sh", "%i", "%o", "%s"], "timeoutSeconds": \(timeout), "sandbox": \(sandbox) } }
             """)
+    }
+
+    /// A shell line writing the script's process id as Vignette sees it (`$$` is 1 when the
+    /// command is alone in its PID namespace; /proc here is the outer one) to `file`.
+    static func outerPID(to file: String) -> String {
+        "read pid rest < /proc/self/stat; echo $pid > '\(file)'"
     }
 }
 

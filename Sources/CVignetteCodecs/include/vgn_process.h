@@ -1,9 +1,9 @@
 /*
- * vgn_process.h - starting external generator commands (no shell, own process group).
+ * vgn_process.h - starting external generator commands (no shell, own process group,
+ * limits set before the program runs, optionally alone in a new PID namespace).
  *
  * The Swift side (VignetteGenerators/External/ProcessRunner.swift) owns the pipes, the
- * timeout and the teardown; these helpers only do what Swift cannot call directly
- * (variadic prctl, posix_spawn_file_actions_addchdir_np behind _GNU_SOURCE).
+ * timeout and the teardown; these helpers only do what must happen between fork and exec.
  */
 #ifndef VGN_PROCESS_H
 #define VGN_PROCESS_H
@@ -12,18 +12,30 @@
 extern "C" {
 #endif
 
+/* Resource caps applied in the child before exec; 0 leaves a limit as inherited. */
+typedef struct vgn_spawn_limits {
+    long long data_bytes;   /* RLIMIT_DATA: heap and other private writable memory */
+    long long cpu_seconds;  /* RLIMIT_CPU: SIGXCPU, then SIGKILL a second later */
+    long long file_bytes;   /* RLIMIT_FSIZE: largest file it may write (SIGXFSZ beyond) */
+    long long processes;    /* RLIMIT_NPROC: processes of the user (not enforced for root) */
+} vgn_spawn_limits;
+
+/* Flags for vgn_spawn. */
+#define VGN_SPAWN_PID_NAMESPACE 1 /* run the command as PID 1 of a new PID namespace when allowed */
+
 /*
- * Starts argv[0] (searched in PATH when it has no '/') with environment envp, working
- * directory cwd, stdin from /dev/null, stdout on out_fd and stderr on err_fd, in a new
- * process group whose id is the child's pid, with default signal dispositions and an empty
- * signal mask. When data_limit > 0 the child's RLIMIT_DATA (heap and other private writable
- * memory) is capped at that many bytes, set with prlimit as soon as posix_spawn returns: the
- * program has then only just been loaded, long before it decodes anything. Returns 0 and
- * stores the pid, or an errno value (ENOENT for a missing program); a child whose limit could
- * not be set is killed and reaped before the error is returned.
+ * Starts the program at absolute path `path` with argv and envp, working directory cwd, stdin
+ * from /dev/null, stdout on out_fd and stderr on err_fd, in a new process group whose id is the
+ * child's pid, with default signal dispositions, an empty signal mask, no core dumps, the
+ * `limits` set before exec (so the program never runs uncapped), and SIGKILL if the caller dies.
+ * With VGN_SPAWN_PID_NAMESPACE the child is PID 1 of a new PID namespace (as root, else in a new
+ * user namespace too), so the kernel kills every process it leaves behind, even ones that called
+ * setsid, when it ends; *isolated_out (may be NULL) says whether that worked. Returns 0 and
+ * stores the pid, or an errno value (ENOENT for a missing program; the child's own exec or
+ * setrlimit error is reported back through a pipe).
  */
-int vgn_spawn(char *const argv[], char *const envp[], const char *cwd, int out_fd, int err_fd, long long data_limit,
-              int *pid_out);
+int vgn_spawn(const char *path, char *const argv[], char *const envp[], const char *cwd, int out_fd, int err_fd,
+              const vgn_spawn_limits *limits, int flags, int *pid_out, int *isolated_out);
 
 /*
  * pipe2(fds, O_CLOEXEC): a pipe whose ends are not inherited by commands other threads start

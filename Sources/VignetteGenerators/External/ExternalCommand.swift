@@ -3,8 +3,10 @@ import VignetteCore
 
 /// One run of an external generator's command for one input, in a private temporary folder.
 ///
-/// Builds the argv from the spec's template, runs it with `ProcessRunner`, turns a bad exit
-/// into an error carrying the tail of stderr, and returns the output (the `%o` file, else stdout).
+/// Builds the argv from the spec's template, runs it with `ProcessRunner` (a minimal
+/// environment, every limit set before the program starts, alone in a PID namespace or in the
+/// bubblewrap sandbox), turns a bad exit into an error carrying the tail of stderr, and returns
+/// the output (the `%o` file, else stdout).
 struct ExternalCommand {
     let spec: ExternalGeneratorSpec
     let catalog: TypeCatalog
@@ -31,12 +33,26 @@ struct ExternalCommand {
             "i": inputPath, "u": FileURI.string(forAbsolutePath: inputPath), "o": outputPath, "s": String(size),
             "m": catalog.preferredMIMEType(of: input.type),
         ]
-        var environment = ProcessInfo.processInfo.environment
-        environment["TMPDIR"] = dir
+        let sandbox = spec.sandbox ? Bubblewrap.path : nil
+        let environment = Self.environment(for: spec, privateDirectory: dir, sandboxed: sandbox != nil)
+        var command = spec.exec.expand(values)
+        if let bwrap = sandbox {
+            guard let program = ProcessRunner.executablePath(command[0], searchPath: Bubblewrap.searchPath) else {
+                throw VignetteError(.io, "cannot run \(command[0]): program not found in the sandbox (only /usr is there)")
+            }
+            command[0] = program
+            // The generator's own files (its script, the `./` arguments) are beside its manifest.
+            let manifestFolder = Self.realPath((spec.origin as NSString).deletingLastPathComponent)
+            let programFolder = Self.realPath((program as NSString).deletingLastPathComponent)
+            let readable = [Self.realPath(inputPath)] + Array(Set([manifestFolder, programFolder].filter { $0.hasPrefix("/") })).sorted()
+            command = Bubblewrap.wrap(command, bwrap: bwrap, readable: readable, writable: dir, directory: dir)
+        }
         let runner = ProcessRunner(
-            timeout: spec.timeoutSeconds, stdoutLimit: spec.exec.writesOutputFile ? 64 << 10 : outputLimit, memoryLimit: spec.maxMemoryBytes
-        )
-        let outcome = try runner.run(spec.exec.expand(values), directory: dir, environment: environment)
+            timeout: spec.timeoutSeconds, stdoutLimit: spec.exec.writesOutputFile ? 64 << 10 : outputLimit,
+            memoryLimit: spec.maxMemoryBytes,
+            cpuLimit: spec.cpuSeconds, fileSizeLimit: spec.maxWriteBytes, processLimit: Self.userProcessCount() + spec.maxProcesses,
+            isolate: sandbox == nil)
+        let outcome = try runner.run(command, directory: dir, environment: environment)
         let tail = Self.tail(outcome.stderr)
         if outcome.timedOut {
             throw VignetteError(.limitExceeded, "timed out after \(Self.seconds(spec.timeoutSeconds)); its process group was killed" + tail)
@@ -61,11 +77,49 @@ struct ExternalCommand {
         return (Array(bytes.prefix(outputLimit)), bytes.count > outputLimit)
     }
 
+    /// What a command's environment holds: `PATH`, `LANG`, a private `HOME` and `TMPDIR`, and
+    /// the variables its manifest names (when set here); nothing else of Vignette's environment.
+    static func environment(for spec: ExternalGeneratorSpec, privateDirectory dir: String, sandboxed: Bool) -> [String: String] {
+        let own = ProcessInfo.processInfo.environment
+        var environment = [
+            "PATH": sandboxed ? Bubblewrap.searchPath : own["PATH"] ?? Bubblewrap.searchPath, "LANG": own["LANG"] ?? "C.UTF-8",
+            "HOME": dir, "TMPDIR": dir,
+        ]
+        for name in spec.environment { environment[name] = own[name] }
+        return environment
+    }
+
+    /// How many processes this user runs now (RLIMIT_NPROC counts them all, so a command's cap is on top).
+    static func userProcessCount() -> Int {
+        let uid = getuid()
+        guard let dir = opendir("/proc") else { return 0 }
+        defer { closedir(dir) }
+        var count = 0
+        var info = stat()
+        while let entry = readdir(dir) {
+            let first = entry.pointee.d_name.0
+            guard first >= 0x31, first <= 0x39 else { continue }
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
+            }
+            if stat("/proc/" + name, &info) == 0, info.st_uid == uid { count += 1 }
+        }
+        return count
+    }
+
+    /// The real path of `path` (the sandbox binds real paths), or `path` when it cannot be resolved.
+    static func realPath(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// The input's path as the command sees it: absolute (the command runs elsewhere), or a
     /// copy of uploaded bytes named with the file's extension.
     func place(_ input: GeneratorInput, in dir: String) throws -> String {
         if let path = input.path {
-            return path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+            // The real path: the sandbox binds exactly that file, whatever links led to it.
+            return Self.realPath(path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
         }
         let bytes = try input.contents(limit: spec.maxFileBytes ?? ExternalGeneratorSpec.defaultMaxFileBytes)
         let ext = ((input.filename ?? "") as NSString).pathExtension

@@ -35,6 +35,16 @@ public struct ExternalGeneratorSpec: Sendable, Equatable {
     public var maxMemoryBytes: Int
     /// The file the generator was declared in.
     public var origin: String
+    /// Most CPU seconds a run may use (RLIMIT_CPU); nil: twice the timeout.
+    public var maxCPUSeconds: Int?
+    /// Largest file a run may write, in bytes (RLIMIT_FSIZE).
+    public var maxWriteBytes: Int = ExternalGeneratorSpec.defaultMaxWriteBytes
+    /// Most processes a run may start beyond those its user already has (RLIMIT_NPROC; not enforced for root).
+    public var maxProcesses: Int = ExternalGeneratorSpec.defaultMaxProcesses
+    /// Environment variables passed through from Vignette's environment, by name.
+    public var environment: [String] = []
+    /// Whether the command runs in the bubblewrap sandbox when `bwrap` is installed.
+    public var sandbox = true
 
     /// Creates a spec.
     public init(
@@ -65,6 +75,14 @@ public struct ExternalGeneratorSpec: Sendable, Equatable {
     public static let defaultMaxMemoryBytes = 2 << 30
     /// The smallest memory cap a manifest may set (below it even an interpreter cannot start).
     public static let minMaxMemoryBytes = 16 << 20
+
+    /// 256 MiB: far more than any thumbnail or preview, far less than a full disk.
+    public static let defaultMaxWriteBytes = 256 << 20
+    /// 256 processes: plenty for a pipeline of tools, a wall for a fork bomb.
+    public static let defaultMaxProcesses = 256
+
+    /// The CPU seconds a run may use: `maxCPUSeconds`, else twice the timeout (two cores busy all along).
+    public var cpuSeconds: Int { maxCPUSeconds ?? Int((timeoutSeconds * 2).rounded(.up)) }
 
     /// The limits the registry applies before trying the generator.
     public var limits: GeneratorLimits {

@@ -40,7 +40,8 @@ public struct ExternalPreviewGenerator: PreviewGenerating {
         let title = input.type.localizedDescription
         switch spec.kind {
         case .html:
-            return TextPreview(title: title, text: Self.plainText(ofHTML: text), html: text, truncated: cut)
+            // A command's HTML is as untrusted as the file it read: the one sanitizer makes it safe for the page.
+            return TextPreview(title: title, text: Self.plainText(ofHTML: text), html: HTMLSanitizer.sanitize(text), truncated: cut)
         case .text, .thumbnail:
             return TextPreview(
                 title: title, text: text, html: "<pre class=\"vignette-text\">" + HTML.escape(text) + "</pre>", truncated: cut)

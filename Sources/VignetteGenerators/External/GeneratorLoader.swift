@@ -147,10 +147,15 @@ public enum GeneratorLoader {
                 let id = catalog.type(forMIMEType: mime).identifier
                 if !types.contains(id) { types.append(id) }
             }
-            let spec = ExternalGeneratorSpec(
+            var spec = ExternalGeneratorSpec(
                 identifier: g.identifier, kind: g.kind, types: types, exec: g.exec, tryExec: g.tryExec, priority: g.priority,
                 timeoutSeconds: g.timeoutSeconds, maxFileBytes: g.maxFileBytes,
                 maxMemoryBytes: g.maxMemoryBytes ?? ExternalGeneratorSpec.defaultMaxMemoryBytes, origin: manifest.path)
+            spec.maxCPUSeconds = g.maxCPUSeconds
+            spec.maxWriteBytes = g.maxWriteBytes ?? ExternalGeneratorSpec.defaultMaxWriteBytes
+            spec.maxProcesses = g.maxProcesses ?? ExternalGeneratorSpec.defaultMaxProcesses
+            spec.environment = g.environment
+            spec.sandbox = g.sandbox
             if let why = finder.missingReason(program: g.tryExec ?? g.exec.arguments[0], exec: g.exec) {
                 skipped.append(Skipped(identifier: g.identifier, origin: manifest.path, reason: why))
                 continue

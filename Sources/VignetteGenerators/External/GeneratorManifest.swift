@@ -41,12 +41,22 @@ public struct GeneratorManifest: Sendable {
         public var maxFileBytes: Int?
         /// Most heap memory a run may use, in bytes.
         public var maxMemoryBytes: Int?
+        /// Most CPU seconds a run may use.
+        public var maxCPUSeconds: Int? = nil
+        /// Largest file a run may write, in bytes.
+        public var maxWriteBytes: Int? = nil
+        /// Most processes a run may start (beyond those the user already has).
+        public var maxProcesses: Int? = nil
+        /// Names of environment variables passed through to the command (it gets a minimal environment otherwise).
+        public var environment: [String] = []
+        /// Whether the command runs in the bubblewrap sandbox when `bwrap` is installed (`"sandbox": false` opts out).
+        public var sandbox = true
     }
 
     static let topKeys: Set<String> = ["format", "description", "types", "exportedTypes", "importedTypes", "generator"]
     static let generatorKeys: Set<String> = [
         "identifier", "description", "kind", "types", "mimeTypes", "exec", "tryExec", "priority", "timeoutSeconds", "maxFileBytes",
-        "maxMemoryBytes",
+        "maxMemoryBytes", "maxCPUSeconds", "maxWriteBytes", "maxProcesses", "environment", "sandbox",
     ]
 
     /// Reads and checks a manifest file.
@@ -121,12 +131,34 @@ public struct GeneratorManifest: Sendable {
                 path, "generator.maxMemoryBytes",
                 "must be a whole number of bytes, at least \(ExternalGeneratorSpec.minMaxMemoryBytes) (16 MiB)")
         }
+        let environment = try strings(g, "environment", path) ?? []
+        if let bad = environment.first(where: { $0.isEmpty || $0.contains("=") }) {
+            throw problem(path, "generator.environment", "must list variable names, not \"\(bad)\"")
+        }
+        var sandbox = true
+        if let value = g["sandbox"] {
+            guard !(value is String), let flag = value as? Bool else {
+                throw problem(path, "generator.sandbox", "must be true or false, not \(describe(value))")
+            }
+            sandbox = flag
+        }
         return GeneratorManifest(
             path: path, declarations: declarations,
             generator: Generator(
                 identifier: identifier, kind: kind, types: types, mimeTypes: mimeTypes, exec: exec, tryExec: tryExec,
                 priority: try priority(g, path), timeoutSeconds: timeout, maxFileBytes: maxBytes.map { Int($0) },
-                maxMemoryBytes: maxMemory.map { Int($0) }))
+                maxMemoryBytes: maxMemory.map { Int($0) }, maxCPUSeconds: try count(g, "maxCPUSeconds", path),
+                maxWriteBytes: try count(g, "maxWriteBytes", path), maxProcesses: try count(g, "maxProcesses", path),
+                environment: environment, sandbox: sandbox))
+    }
+
+    /// A positive whole number, or nil when the key is absent.
+    static func count(_ g: [String: Any], _ key: String, _ path: String) throws -> Int? {
+        guard let value = try number(g, key, path) else { return nil }
+        guard value >= 1, value <= Double(Int64.max / 2), value.rounded() == value else {
+            throw problem(path, "generator.\(key)", "must be a positive whole number")
+        }
+        return Int(value)
     }
 
     static func execTemplate(_ g: [String: Any], kind: ExternalGeneratorSpec.Kind, path: String) throws -> ExecTemplate {

@@ -2,11 +2,14 @@ import CVignetteCodecs
 import Foundation
 import VignetteCore
 
-/// Runs one external command safely: no shell, stdin closed, its own process group, output
-/// captured under a cap, and a timeout after which the whole group is terminated then killed.
+/// Runs one external command safely: no shell, stdin closed, its own process group, limits set
+/// before the program starts, output captured under a cap, and a timeout after which the whole
+/// group is terminated then killed.
 ///
-/// Whatever happens, the command's process group is gone when `run` returns: stragglers left
-/// by a command that exited are killed too, and (Vignette being their reaper) waited for.
+/// Whatever happens, the command's processes are gone when `run` returns. With `isolate` the
+/// command is PID 1 of its own PID namespace, so the kernel ends every process it started, even
+/// one that left the process group with `setsid`; without it, stragglers in its process group
+/// are killed and (Vignette being their reaper) waited for.
 public struct ProcessRunner: Sendable {
     /// Longest the command may run, in seconds.
     public var timeout: Double
@@ -18,16 +21,29 @@ public struct ProcessRunner: Sendable {
     public var killGrace: Double
     /// Most heap and other private writable memory the command may use (RLIMIT_DATA), in bytes; nil for no cap.
     public var memoryLimit: Int?
+    /// Most CPU time in seconds (RLIMIT_CPU); nil for no cap.
+    public var cpuLimit: Int?
+    /// Largest file the command may write, in bytes (RLIMIT_FSIZE); nil for no cap.
+    public var fileSizeLimit: Int?
+    /// Most processes of the user (RLIMIT_NPROC; the kernel does not apply it to root); nil for no cap.
+    public var processLimit: Int?
+    /// Whether the command runs as PID 1 of a new PID namespace (when the kernel allows it).
+    public var isolate: Bool
 
     /// Creates a runner.
     public init(
-        timeout: Double, stdoutLimit: Int = 1 << 20, stderrLimit: Int = 16 << 10, killGrace: Double = 0.5, memoryLimit: Int? = nil
+        timeout: Double, stdoutLimit: Int = 1 << 20, stderrLimit: Int = 16 << 10, killGrace: Double = 0.5, memoryLimit: Int? = nil,
+        cpuLimit: Int? = nil, fileSizeLimit: Int? = nil, processLimit: Int? = nil, isolate: Bool = false
     ) {
         self.timeout = timeout
         self.stdoutLimit = stdoutLimit
         self.stderrLimit = stderrLimit
         self.killGrace = killGrace
         self.memoryLimit = memoryLimit
+        self.cpuLimit = cpuLimit
+        self.fileSizeLimit = fileSizeLimit
+        self.processLimit = processLimit
+        self.isolate = isolate
     }
 
     /// How a run ended.
@@ -46,14 +62,20 @@ public struct ProcessRunner: Sendable {
         public var stderr: [UInt8]
         /// The command's process id, which was also its process group id.
         public var processGroup: Int32
+        /// Whether the command ran alone in a new PID namespace.
+        public var isolated: Bool
     }
 
-    /// Runs `arguments` (argv[0] searched in PATH when it has no `/`) in `directory` with `environment`.
+    /// Runs `arguments` (argv[0] searched in `environment`'s PATH when it has no `/`) in `directory`
+    /// with exactly `environment`.
     ///
     /// - Throws: `VignetteError(.io)` when the command cannot be started.
     public func run(_ arguments: [String], directory: String, environment: [String: String]) throws -> Outcome {
         guard let program = arguments.first, !program.isEmpty else {
             throw VignetteError(.invalidRequest, "empty command")
+        }
+        guard let path = Self.executablePath(program, searchPath: environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin") else {
+            throw VignetteError(.io, "cannot run \(program): program not found")
         }
         ProcessRunner.becomeReaperOnce
         let outPipe = try Self.pipe()
@@ -63,11 +85,17 @@ public struct ProcessRunner: Sendable {
             throw error
         }
         var pid: Int32 = 0
+        var isolated: Int32 = 0
         var rc: Int32 = 0
+        var limits = vgn_spawn_limits(
+            data_bytes: Int64(memoryLimit ?? 0), cpu_seconds: Int64(cpuLimit ?? 0), file_bytes: Int64(fileSizeLimit ?? 0),
+            processes: Int64(processLimit ?? 0))
         for attempt in 0..<5 {
             rc = Self.withCStrings(arguments) { argv in
                 Self.withCStrings(environment.map { "\($0.key)=\($0.value)" }.sorted()) { envp in
-                    vgn_spawn(argv, envp, directory, outPipe.write, errPipe.write, Int64(memoryLimit ?? 0), &pid)
+                    vgn_spawn(
+                        path, argv, envp, directory, outPipe.write, errPipe.write, &limits, isolate ? VGN_SPAWN_PID_NAMESPACE : 0,
+                        &pid, &isolated)
                 }
             }
             // A script just written may still be open for writing in a child another thread is
@@ -96,7 +124,9 @@ public struct ProcessRunner: Sendable {
             if now >= deadline { timedOut = true; break }
             capture.pump(waitMilliseconds: min(50, Self.milliseconds(deadline - now)))
         }
-        if timedOut {
+        // PID 1 of a namespace ignores SIGTERM without a handler, and its children would only die
+        // first and be reported: an isolated command is killed outright, together.
+        if timedOut && isolated == 0 {
             kill(-pid, SIGTERM)
             let graceEnd = ContinuousClock.now + .milliseconds(Int64(killGrace * 1000))
             while !Self.hasExited(pid), ContinuousClock.now < graceEnd {
@@ -123,7 +153,19 @@ public struct ProcessRunner: Sendable {
             signal: exited ? nil : status & 0x7f,
             timedOut: timedOut,
             stdout: capture.stdout, stdoutTruncated: capture.stdoutTruncated,
-            stderr: capture.stderr, processGroup: pid)
+            stderr: capture.stderr, processGroup: pid, isolated: isolated != 0)
+    }
+
+    /// The program's absolute path: `program` itself when it has a `/`, else the first executable
+    /// match in `searchPath`'s folders; nil when there is none.
+    static func executablePath(_ program: String, searchPath: String) -> String? {
+        if program.contains("/") { return program }
+        for dir in searchPath.split(separator: ":") where dir.hasPrefix("/") {
+            let candidate = dir + "/" + program
+            var info = stat()
+            if stat(candidate, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
     }
 
     /// Kills the process group of every command running now (for a program that is being
