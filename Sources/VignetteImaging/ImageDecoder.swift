@@ -171,7 +171,7 @@ public enum ImageDecoder {
     static let wholeImageDecodeGate = DispatchSemaphore(value: 1)
 
     /// Refuses images over the pixel cap (or with a zero side) before anything is allocated.
-    static func checkPixels(width: Int, height: Int, limits: ImageLimits) throws {
+    public static func checkPixels(width: Int, height: Int, limits: ImageLimits) throws {
         guard width > 0, height > 0 else {
             throw VignetteError(.corrupt, "image has no pixels (\(width) × \(height))")
         }

@@ -4,6 +4,8 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
+import VignetteCore
+import VignetteGenerators
 
 @testable import VignetteServer
 
@@ -192,5 +194,29 @@ struct EndpointTests {
         }
         let entries = try FileManager.default.subpathsOfDirectory(atPath: fixture.top + "/cache").filter { $0.hasSuffix(".png") }
         #expect(entries.count == 1)
+    }
+}
+
+@Suite("HTML from external generators through the service")
+struct ExternalHTMLTests {
+    @Test func aScriptFromAnHTMLGeneratorIsGoneFromPreviewsAndTheViewer() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        let evil = #"echo '<p onclick="steal()">hello</p><script>alert(1)</script><img src="https://tracker.example/p.gif" onerror="x()">'"#
+        let spec = ExternalGeneratorSpec(
+            identifier: "evil-html", kind: .html, types: ["public.plain-text"],
+            exec: try ExecTemplate(["/bin/sh", "-c", evil, "%i"]), priority: .preferred, origin: "test")
+        let generator = ExternalPreviewGenerator(spec: spec, catalog: .builtIn)
+        let app = try fixture.service(extra: [generator]).application(host: "127.0.0.1", port: 0)
+        try await app.test(.router) { client in
+            for uri in ["/v1/preview?path=notes.txt&format=html", "/v1/preview?path=notes.txt&format=json", "/view?path=notes.txt"] {
+                let response = try await client.execute(uri: uri, method: .get)
+                #expect(response.status == .ok, "\(uri)")
+                #expect(response.text.contains("hello"), "\(uri)")
+                for banned in ["<script", "alert(1)", "onclick", "onerror", "tracker.example"] {
+                    #expect(!response.text.contains(banned), "\(uri) still has \(banned)")
+                }
+            }
+        }
     }
 }

@@ -57,8 +57,18 @@ struct ExternalCommand {
         if outcome.timedOut {
             throw VignetteError(.limitExceeded, "timed out after \(Self.seconds(spec.timeoutSeconds)); its process group was killed" + tail)
         }
-        if let signal = outcome.signal {
-            throw VignetteError(.io, "was killed by signal \(signal)" + tail)
+        // bwrap, and shells, report a child killed by a signal as status 128 + the signal.
+        if let signal = outcome.signal ?? outcome.exitStatus.flatMap({ $0 > 128 && $0 < 160 ? $0 - 128 : nil }),
+            outcome.signal != nil || [SIGXFSZ, SIGXCPU].contains(signal)
+        {
+            switch signal {
+            case SIGXFSZ:
+                throw VignetteError(.limitExceeded, "tried to write a file over its limit of \(ByteCount.text(spec.maxWriteBytes))" + tail)
+            case SIGXCPU:
+                throw VignetteError(.limitExceeded, "used more than its \(spec.cpuSeconds) s of CPU time" + tail)
+            default:
+                throw VignetteError(.io, "was killed by signal \(signal)" + tail)
+            }
         }
         if let status = outcome.exitStatus, status != 0 {
             throw VignetteError(.io, "exited with status \(status)" + tail)

@@ -1,5 +1,6 @@
 import Foundation
 public import VignetteCore
+public import VignetteImaging
 
 /// A text preview generator that runs an external command printing text or an HTML fragment.
 ///
@@ -9,11 +10,13 @@ public struct ExternalPreviewGenerator: PreviewGenerating {
     /// What to run and for which types.
     public let spec: ExternalGeneratorSpec
     private let catalog: TypeCatalog
+    private let imageLimits: ImageLimits
 
-    /// Creates the generator.
-    public init(spec: ExternalGeneratorSpec, catalog: TypeCatalog) {
+    /// Creates the generator; an image input over `imageLimits`' pixel cap is refused unseen.
+    public init(spec: ExternalGeneratorSpec, catalog: TypeCatalog, imageLimits: ImageLimits = .standard) {
         self.spec = spec
         self.catalog = catalog
+        self.imageLimits = imageLimits
     }
 
     /// The spec's identifier.
@@ -29,6 +32,7 @@ public struct ExternalPreviewGenerator: PreviewGenerating {
 
     /// Runs the command with `%s` = the request's byte limit; the title is the type's description.
     public func makePreview(for input: GeneratorInput, request: PreviewRequest) throws -> TextPreview {
+        try PixelCap.check(input, limits: imageLimits)
         let name = spec.kind == .html ? "preview.html" : "preview.txt"
         let (bytes, truncated) = try ExternalCommand(spec: spec, catalog: catalog)
             .run(input, size: request.maxBytes, outputName: name, outputLimit: request.maxBytes)
@@ -41,7 +45,8 @@ public struct ExternalPreviewGenerator: PreviewGenerating {
         switch spec.kind {
         case .html:
             // A command's HTML is as untrusted as the file it read: the one sanitizer makes it safe for the page.
-            return TextPreview(title: title, text: Self.plainText(ofHTML: text), html: HTMLSanitizer.sanitize(text), truncated: cut)
+            let safe = HTMLSanitizer.sanitize(text)
+            return TextPreview(title: title, text: Self.plainText(ofHTML: safe), html: safe, truncated: cut)
         case .text, .thumbnail:
             return TextPreview(
                 title: title, text: text, html: "<pre class=\"vignette-text\">" + HTML.escape(text) + "</pre>", truncated: cut)

@@ -32,6 +32,7 @@ public struct ExternalThumbnailGenerator: ThumbnailGenerating {
 
     /// Runs the command with `%s` = the requested pixel size and decodes what it wrote.
     public func makeThumbnail(for input: GeneratorInput, request: ThumbnailRequest) throws -> GeneratedThumbnail {
+        try PixelCap.check(input, limits: imageLimits)
         let (bytes, truncated) = try ExternalCommand(spec: spec, catalog: catalog)
             .run(input, size: request.targetPixels, outputName: "thumbnail.png", outputLimit: ExternalCommand.maxImageOutputBytes)
         if truncated {

@@ -162,7 +162,7 @@ public enum GeneratorLoader {
             }
             switch g.kind {
             case .thumbnail: registry.register(ExternalThumbnailGenerator(spec: spec, catalog: catalog, imageLimits: imageLimits))
-            case .text, .html: registry.register(ExternalPreviewGenerator(spec: spec, catalog: catalog))
+            case .text, .html: registry.register(ExternalPreviewGenerator(spec: spec, catalog: catalog, imageLimits: imageLimits))
             }
         }
         return Result(catalog: catalog, registry: registry, warnings: warnings, skipped: skipped)

@@ -141,6 +141,7 @@ public struct ProcessRunner: Sendable {
         repeat { waited = waitpid(pid, &status, 0) } while waited < 0 && errno == EINTR
         let waitError = waited < 0 ? errno : 0
         Self.reapGroup(pid)
+        Self.reapAdoptedZombies()
         capture.drain(until: ContinuousClock.now + .milliseconds(200))
         if waitError != 0 {
             // Someone else reaped it: its status is unknown, so do not call the run a success.
@@ -191,6 +192,30 @@ public struct ProcessRunner: Sendable {
             if rc == 0 { return info.si_signo == SIGCHLD }
             if errno == EINTR { continue }
             return true
+        }
+    }
+
+    /// Reaps the orphans that became our children (we are their subreaper) and have exited but
+    /// are no command we are running: bubblewrap's helpers end in their own sessions, out of reach
+    /// of `reapGroup`, and would otherwise stay zombies until Vignette exits, then linger.
+    private static func reapAdoptedZombies() {
+        let me = getpid()
+        let live = Set(running.snapshot())
+        guard let dir = opendir("/proc") else { return }
+        defer { closedir(dir) }
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
+            }
+            guard let pid = Int32(name), !live.contains(pid),
+                let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { continue }
+            // "pid (comm) S ppid …": the state and the parent follow the last parenthesis.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 1, fields[0] == "Z", Int32(fields[1]) == me else { continue }
+            var status: Int32 = 0
+            _ = waitpid(pid, &status, WNOHANG)
         }
     }
 
