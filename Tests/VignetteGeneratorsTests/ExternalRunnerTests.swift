@@ -87,6 +87,24 @@ struct ExternalRunnerTests {
         #expect(kill(-outcome.processGroup, 0) == -1 && errno == ESRCH)
     }
 
+    @Test func anotherChildOfThisProcessKeepsItsExitStatusForItsOwner() throws {
+        // A child someone else in this process started (and will wait for) has exited: running a
+        // command, which reaps the orphans it adopts, must leave that status alone.
+        var child: pid_t = 0
+        let words: [String] = ["/bin/sh", "-c", "exit 7"]
+        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        #expect(posix_spawn(&child, "/bin/sh", nil, nil, argv, environ) == 0)
+        var info = siginfo_t()
+        #expect(waitid(P_PID, id_t(child), &info, WEXITED | WNOWAIT) == 0)  // a zombie now, not reaped
+        let outcome = try ProcessRunner(timeout: 5, isolate: true).run(
+            ["/bin/true"], directory: "/tmp", environment: ["PATH": "/usr/bin:/bin"])
+        #expect(outcome.exitStatus == 0)
+        var status: Int32 = 0
+        #expect(waitpid(child, &status, 0) == child)
+        #expect((status >> 8) & 0xff == 7)
+    }
+
     @Test func aMissingProgramIsAClearError() {
         #expect(throws: VignetteError(.io, "cannot run no-such-tool-vgn: program not found")) {
             try ProcessRunner(timeout: 1).run(["no-such-tool-vgn"], directory: "/tmp", environment: [:])

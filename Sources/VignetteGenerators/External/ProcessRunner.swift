@@ -91,6 +91,9 @@ public struct ProcessRunner: Sendable {
             data_bytes: Int64(memoryLimit ?? 0), cpu_seconds: Int64(cpuLimit ?? 0), file_bytes: Int64(fileSizeLimit ?? 0),
             processes: Int64(processLimit ?? 0))
         for attempt in 0..<5 {
+            // Spawned and recorded as running under one lock, so that no scan for adopted orphans
+            // takes a leader that exited at once for one of them.
+            Self.spawnLock.lock()
             rc = Self.withCStrings(arguments) { argv in
                 Self.withCStrings(environment.map { "\($0.key)=\($0.value)" }.sorted()) { envp in
                     vgn_spawn(
@@ -98,6 +101,8 @@ public struct ProcessRunner: Sendable {
                         &pid, &isolated)
                 }
             }
+            if rc == 0 { Self.running.insert(pid) }
+            Self.spawnLock.unlock()
             // A script just written may still be open for writing in a child another thread is
             // starting (the fd is inherited until its exec): the kernel says "text file busy"
             // for a moment. Retry briefly, as Go's os/exec users do.
@@ -111,7 +116,6 @@ public struct ProcessRunner: Sendable {
             let why = rc == ENOENT ? "program not found" : String(cString: strerror(rc)).lowercased()
             throw VignetteError(.io, "cannot run \(program): \(why)")
         }
-        Self.running.insert(pid)
         defer { Self.running.remove(pid) }
         var capture = OutputCapture(outFD: outPipe.read, errFD: errPipe.read, stdoutLimit: stdoutLimit, stderrLimit: stderrLimit)
         defer { capture.closeAll() }
@@ -141,7 +145,7 @@ public struct ProcessRunner: Sendable {
         repeat { waited = waitpid(pid, &status, 0) } while waited < 0 && errno == EINTR
         let waitError = waited < 0 ? errno : 0
         Self.reapGroup(pid)
-        Self.reapAdoptedZombies()
+        Self.reapAdoptedOrphans()
         capture.drain(until: ContinuousClock.now + .milliseconds(200))
         if waitError != 0 {
             // Someone else reaped it: its status is unknown, so do not call the run a success.
@@ -180,6 +184,7 @@ public struct ProcessRunner: Sendable {
     }
 
     private static let running = LiveSet<Int32>()
+    private static let spawnLock = NSLock()
 
     /// Set once per process: orphaned grandchildren of a command become ours to wait for.
     private static let becomeReaperOnce: Void = { _ = vgn_become_subreaper() }()
@@ -195,28 +200,58 @@ public struct ProcessRunner: Sendable {
         }
     }
 
-    /// Reaps the orphans that became our children (we are their subreaper) and have exited but
-    /// are no command we are running: bubblewrap's helpers end in their own sessions, out of reach
-    /// of `reapGroup`, and would otherwise stay zombies until Vignette exits, then linger.
-    private static func reapAdoptedZombies() {
+    /// Kills and reaps the orphans that became our children (we are their subreaper) inside a
+    /// PID namespace below ours, waiting at most a second for them.
+    ///
+    /// They are what is left of commands that have ended: bubblewrap's inner process, PID 1 of its
+    /// own namespace in its own session, outlives the bubblewrap we started for a moment and is
+    /// out of reach of `reapGroup`. A command we are running is skipped (it is in `running`), and
+    /// so is every child in our own namespace: it belongs to someone else in this process
+    /// (Foundation's `Process`, a test), whose exit status must stay theirs to collect.
+    private static func reapAdoptedOrphans() {
         let me = getpid()
+        let ourDepth = namespaceDepth(of: "self") ?? 1
+        var orphans: [Int32] = []
+        spawnLock.lock()
         let live = Set(running.snapshot())
-        guard let dir = opendir("/proc") else { return }
-        defer { closedir(dir) }
-        while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
+        if let dir = opendir("/proc") {
+            while let entry = readdir(dir) {
+                let name = withUnsafePointer(to: entry.pointee.d_name) {
+                    String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
+                }
+                guard let pid = Int32(name), !live.contains(pid),
+                    let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+                    let close = stat.lastIndex(of: ")")
+                else { continue }
+                // "pid (comm) S ppid …": the state and the parent follow the last parenthesis.
+                let fields = stat[stat.index(after: close)...].split(separator: " ")
+                guard fields.count > 1, Int32(fields[1]) == me, (namespaceDepth(of: name) ?? 0) > ourDepth else { continue }
+                orphans.append(pid)
             }
-            guard let pid = Int32(name), !live.contains(pid),
-                let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
-            else { continue }
-            // "pid (comm) S ppid …": the state and the parent follow the last parenthesis.
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 1, fields[0] == "Z", Int32(fields[1]) == me else { continue }
-            var status: Int32 = 0
-            _ = waitpid(pid, &status, WNOHANG)
+            closedir(dir)
         }
+        spawnLock.unlock()
+        // Our children until reaped, so their pids cannot have been reused.
+        for pid in orphans { kill(pid, SIGKILL) }
+        let end = ContinuousClock.now + .seconds(1)
+        var status: Int32 = 0
+        for pid in orphans {
+            // Another run's scan may reap it first (ECHILD): gone either way.
+            while waitpid(pid, &status, WNOHANG) == 0, ContinuousClock.now < end { usleep(1000) }
+        }
+    }
+
+    /// How many PID namespaces deep `/proc/<process>` is (1 in the initial one).
+    private static func namespaceDepth(of process: String) -> Int? {
+        namespacePIDs(of: process)?.count
+    }
+
+    /// The process's id in each PID namespace it is in, outermost first (`NSpid:` of its status).
+    private static func namespacePIDs(of process: String) -> [Int32]? {
+        guard let status = try? String(contentsOfFile: "/proc/\(process)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("NSpid:") })
+        else { return nil }
+        return line.dropFirst("NSpid:".count).split(whereSeparator: { $0 == " " || $0 == "\t" }).compactMap { Int32($0) }
     }
 
     /// Waits for the group's other members (our children once orphaned), for at most a second.
