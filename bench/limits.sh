@@ -5,7 +5,10 @@
 #
 # The files are made on the fly: a PNG whose IHDR says 65535 × 65535 (followed by a token
 # IDAT), and a real JPEG whose SOF is patched to 65535 × 65535 (libjpeg refuses > 65500, so a
-# 60000 × 60000 variant checks our own pixel cap too). The targets: under 50 ms, under 50 MB RSS.
+# 60000 × 60000 variant checks our own pixel cap too). Since issue 18 also the formats only
+# external programs read (gdk-pixbuf-thumbnailer when installed): GIF (logical screen), BMP,
+# TIFF, WebP (VP8X), ICO (a PNG entry), PSD and PNM headers of 65535 × 65535, refused from the
+# header before any program runs. The targets: under 50 ms, under 50 MB RSS.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 bin=${VIGNETTE_BIN:-$here/../.build/release/vignette}
@@ -28,12 +31,22 @@ def patch(w, h):
         i += 2 + n
 open(out + '/huge.jpg', 'wb').write(patch(65535, 65535))
 open(out + '/big-60000.jpg', 'wb').write(patch(60000, 60000))
+S = 65535
+open(out + '/huge.gif', 'wb').write(b'GIF89a' + struct.pack('<HHBBB', S, S, 0, 0, 0) + b';')
+open(out + '/huge.bmp', 'wb').write(b'BM' + struct.pack('<IHHI', 54, 0, 0, 54) + struct.pack('<IiiHHIIiiII', 40, S, S, 1, 24, 0, 0, 0, 0, 0, 0))
+open(out + '/huge.tif', 'wb').write(b'II*\x00' + struct.pack('<I', 8) + struct.pack('<H', 2)
+    + struct.pack('<HHII', 256, 4, 1, S) + struct.pack('<HHII', 257, 4, 1, S) + b'\x00\x00\x00\x00')
+open(out + '/huge.webp', 'wb').write(b'RIFF' + struct.pack('<I', 22) + b'WEBPVP8X' + struct.pack('<I', 10) + b'\x00' * 4
+    + (S - 1).to_bytes(3, 'little') + (S - 1).to_bytes(3, 'little'))
+open(out + '/huge.ico', 'wb').write(struct.pack('<HHH', 0, 1, 1) + struct.pack('<BBBBHHII', 0, 0, 0, 0, 1, 32, len(png), 22) + png)
+open(out + '/huge.psd', 'wb').write(b'8BPS' + struct.pack('>H', 1) + b'\x00' * 6 + struct.pack('>HIIHH', 3, S, S, 8, 3))
+open(out + '/huge.ppm', 'wb').write(b'P6\n65535 65535\n255\n')
 PY
 # Default: the refusal is a warning and the generic icon is drawn (as a file manager wants);
 # --no-fallback: the refusal is the answer (exit 1), which is what the service sends as 422.
 printf '| file | mode | exit | message | wall ms | peak RSS MB |\n|---|---|---:|---|---:|---:|\n'
 for mode in default --no-fallback; do
-for f in huge.png huge.jpg big-60000.jpg; do
+for f in huge.png huge.jpg big-60000.jpg huge.gif huge.bmp huge.tif huge.webp huge.ico huge.psd huge.ppm; do
   best=999999; rss=0; msg=""; code=0
   flags=(); [[ $mode == default ]] || flags=("$mode")
   for i in 1 2 3 4 5; do

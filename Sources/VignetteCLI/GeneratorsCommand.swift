@@ -39,6 +39,7 @@ struct GeneratorsCommand: ParsableCommand {
                         ]
                         if let max = g.limits.maxFileBytes { o["maxFileBytes"] = max }
                         if let t = g.limits.timeoutSeconds { o["timeoutSeconds"] = t }
+                        if let spec = Self.externalSpec(g) { o["sandbox"] = ExternalSandbox.describe(spec) }
                         return o
                     }))
             return
@@ -51,12 +52,18 @@ struct GeneratorsCommand: ParsableCommand {
             if let max = g.limits.maxFileBytes { limits.append("files up to \(ByteCount.text(max))") }
             if let t = g.limits.timeoutSeconds { limits.append("\(t.formatted()) s per run") }
             if !limits.isEmpty { text += "  limits: \(limits.joined(separator: ", "))\n" }
+            if let spec = Self.externalSpec(g) { text += "  sandbox: \(ExternalSandbox.describe(spec))\n" }
         }
         if !loaded.skipped.isEmpty {
             text += "not loaded:\n"
             for s in loaded.skipped { text += "  \(s.identifier)  from \(s.origin): \(s.reason)\n" }
         }
         FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    /// The spec of an external generator, nil for one compiled in.
+    static func externalSpec(_ g: any Generator) -> ExternalGeneratorSpec? {
+        (g as? ExternalThumbnailGenerator)?.spec ?? (g as? ExternalPreviewGenerator)?.spec
     }
 
     static func capabilities(_ g: any Generator) -> [String] {

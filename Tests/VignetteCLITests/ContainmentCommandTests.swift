@@ -31,3 +31,27 @@ struct ContainmentCommandTests {
         #expect(left.stdout.isEmpty, "processes of the generator's user are left: \(left.stdout)")
     }
 }
+
+@Suite("vignette generators shows how each command is contained")
+struct SandboxListingTests {
+    @Test func theSandboxLineSaysBwrapOrWhyNot() throws {
+        let dir = try CLI.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try #"{ "generator": { "kind": "text", "types": ["public.data"], "exec": ["cat", "%i"] } }"#
+            .write(toFile: dir + "/boxed.json", atomically: true, encoding: .utf8)
+        try #"{ "generator": { "kind": "text", "types": ["public.data"], "exec": ["cat", "%i"], "sandbox": false } }"#
+            .write(toFile: dir + "/open.json", atomically: true, encoding: .utf8)
+        let r = try CLI.run(["generators", "--no-system-thumbnailers", "--generators", dir])
+        #expect(r.status == 0)
+        let bwrap = FileManager.default.isExecutableFile(atPath: "/usr/bin/bwrap")
+        #expect(
+            r.stdout.contains(
+                "boxed  [preview]  priority standard  from \(dir)/boxed.json\n  types:  public.data\n  limits: 30 s per run\n  sandbox: "
+                    + (bwrap
+                        ? "bwrap: no network, read-only /usr, only its input and its own folder\n"
+                        : "none: bwrap (Debian package bubblewrap) is not installed (limits and the process-tree kill still apply)\n")))
+        #expect(
+            r.stdout.contains(
+                "  sandbox: none: its manifest says \"sandbox\": false (limits and the process-tree kill still apply)\n"))
+    }
+}

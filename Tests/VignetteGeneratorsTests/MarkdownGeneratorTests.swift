@@ -42,6 +42,22 @@ struct MarkdownGeneratorTests {
         #expect(result.html.contains("<a>tab</a>"))
     }
 
+    @Test func aMailedPageFetchesNothing() throws {
+        let source = """
+            ![pixel](https://tracker.example/p.gif)
+            <img src="//cdn.example/q.png"><img src=" HTTP://x.example/r.png"><img src="local.png">
+            <img srcset="https://a.example/1x.png 1x" src="data:image/png;base64,iVBORw0KGgo=">
+            """
+        let (result, _) = try preview(source, named: "mail.md")
+        let html = result.html.lowercased()
+        #expect(!html.contains("tracker.example"))
+        #expect(!html.contains("cdn.example"))
+        #expect(!html.contains("x.example"))
+        #expect(!html.contains("srcset"))
+        #expect(result.html.contains(#"<img src="local.png">"#))
+        #expect(result.html.contains(#"<img src="data:image/png;base64,iVBORw0KGgo=">"#))
+    }
+
     @Test func codeBlocksKeepTheirLanguageAndEscapedContent() throws {
         let (result, _) = try preview("```html\n<script>x</script>\n```\n", named: "c.md")
         #expect(result.html == "<pre><code class=\"language-html\">&lt;script&gt;x&lt;/script&gt;\n</code></pre>")
