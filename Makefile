@@ -3,7 +3,7 @@ SWIFT ?= swift
 # Parallel build jobs; the CI machines have 2 cores.
 JOBS ?= $(shell nproc)
 
-.PHONY: all demo test build release deps test-deps install image-check serve-bench lint format consumer-check clean
+.PHONY: all demo test build release deps test-deps install image-check serve-bench lint format consumer-check fuzz fuzz-smoke clean
 
 PREFIX ?= /usr/local
 
@@ -25,11 +25,21 @@ release: deps
 demo: release
 	@scripts/demo.sh
 
-## test: build and run the whole test suite (unit, CLI through the real binary), then the consumer check.
+## test: build and run the whole test suite (unit, CLI through the real binary), the consumer check and the fuzz smoke.
 test: test-deps
 	$(SWIFT) build -j $(JOBS)
 	$(SWIFT) test -j $(JOBS)
 	@scripts/consumer-check.sh
+	@scripts/fuzz.sh --smoke --jobs $(JOBS)
+
+## fuzz: every libFuzzer harness, 10 minutes per group (FUZZ_ARGS="--seconds 60 jpeg" to choose; see scripts/fuzz.sh --help).
+FUZZ_ARGS ?=
+fuzz: test-deps
+	@scripts/fuzz.sh --jobs $(JOBS) $(FUZZ_ARGS)
+
+## fuzz-smoke: each harness for a few seconds from its seeds (part of make test).
+fuzz-smoke: test-deps
+	@scripts/fuzz.sh --smoke --jobs $(JOBS)
 
 ## install: release build into $(PREFIX)/bin with data in $(PREFIX)/share/vignette (the Dockerfile runs the same script).
 install: deps
@@ -56,4 +66,4 @@ format:
 	$(SWIFT) format format --in-place --recursive --parallel Sources Tests Package.swift
 
 clean:
-	rm -rf .build out
+	rm -rf .build .build-fuzz out

@@ -77,6 +77,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]),
         vignetteTarget(
             "VignetteCLI",
@@ -88,6 +89,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ], executable: true),
+        // The fuzz harnesses (scripts/fuzz.sh builds VignetteFuzz with libFuzzer; a plain build
+        // replays files through them).
+        vignetteTarget("VignetteFuzzing", ["VignetteCore", "VignetteImaging", "VignetteGenerators"]),
+        vignetteTarget("VignetteFuzz", ["VignetteFuzzing"], executable: true),
         testTarget("VignetteCoreTests", ["VignetteCore"], fixtures: true),
         testTarget(
             "VignetteImagingTests", ["VignetteImaging", "VignetteCore", .product(name: "Crypto", package: "swift-crypto")], fixtures: true),
@@ -101,6 +106,7 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ], fixtures: true),
+        testTarget("VignetteFuzzingTests", ["VignetteFuzzing"]),
         testTarget("VignetteCLITests", ["VignetteCore", "VignetteCLI", "VignetteCache", "VignetteImaging"]),
     ]
 )

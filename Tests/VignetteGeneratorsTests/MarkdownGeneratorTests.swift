@@ -42,6 +42,21 @@ struct MarkdownGeneratorTests {
         #expect(result.html.contains("<a>tab</a>"))
     }
 
+    @Test(.timeLimit(.minutes(1)))
+    func aParagraphTagLeftOpenAtTheEndIsShownAsTypedInsteadOfHanging() throws {
+        // Ink looped forever on these (the markdown fuzz harness found the first).
+        for (source, html) in [
+            ("Some notes about <p", "<p>Some notes about &lt;p</p>"),
+            ("x\n\n<pre", "<p>x</p><p>&lt;pre</p>"),
+            ("# Title\n\nand <P class", "<h1>Title</h1><p>and &lt;P class</p>"),
+        ] {
+            let (result, generator) = try preview(source, named: "cut.md")
+            #expect(generator == "markdown")
+            #expect(result.html == html, "\(source)")
+            #expect(result.text == source)
+        }
+    }
+
     @Test func aMailedPageFetchesNothing() throws {
         let source = """
             ![pixel](https://tracker.example/p.gif)

@@ -34,7 +34,7 @@ public struct MarkdownGenerator: BuiltInGenerator, PreviewGenerating {
             html = page.html(language: "markdown")
             title += ", \(page.lineCountText) (too complex to render safely)"
         } else {
-            let markdown = MarkdownParser().parse(source)
+            let markdown = MarkdownParser().parse(Self.defusingUnclosedParagraphTags(source))
             html = HTMLSanitizer.sanitize(markdown.html)
             if let cutMarker = page.cutMarker { html += "\n<p class=\"vignette-cut\">\(HTML.escape(cutMarker))</p>\n" }
             if let heading = markdown.title.map(MarkupText.collapse), !heading.isEmpty {
@@ -45,6 +45,32 @@ public struct MarkdownGenerator: BuiltInGenerator, PreviewGenerating {
         }
         if excerpt.hasUnusualEncoding { title += " (\(excerpt.encodingAndLineEnds))" }
         return TextPreview(title: title, text: page.text, html: html, truncated: page.truncated)
+    }
+
+    /// `source` with each `<p` that no `>` follows written `&lt;p`: Ink stops a paragraph at
+    /// `<p` to read an HTML block, which cannot end without a `>`, so it would try again at the
+    /// same place forever (a file ending `notes about <p` hung `vignette preview`; found by the
+    /// `markdown` fuzz harness). Without a `>` it is no tag anyway, and shows as typed.
+    static func defusingUnclosedParagraphTags(_ source: String) -> String {
+        let utf8 = source.utf8
+        let tail = utf8.lastIndex(of: UInt8(ascii: ">")).map { utf8.index(after: $0) } ?? utf8.startIndex
+        var bytes = Array(utf8[..<tail])
+        var rest = Array(utf8[tail...])
+        guard rest.count > 1 else { return source }
+        var i = 0
+        var changed = false
+        while i + 1 < rest.count {
+            if rest[i] == UInt8(ascii: "<"), rest[i + 1] | 0x20 == UInt8(ascii: "p") {
+                rest.replaceSubrange(i...i, with: Array("&lt;".utf8))
+                changed = true
+                i += 4
+            } else {
+                i += 1
+            }
+        }
+        guard changed else { return source }
+        bytes += rest
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The deepest nesting a line opens: `>` markers plus list-indent steps of two columns,

@@ -1,0 +1,86 @@
+import VignetteCore
+import VignetteGenerators
+import VignetteImaging
+
+/// One parser of hostile bytes, driven the way a file reaches it, for libFuzzer and for replay.
+///
+/// Each case feeds the bytes to one entry point with small output limits and swallows thrown
+/// errors: an error is the right answer to bad input; only a crash, a sanitizer report, a hang or
+/// runaway memory is a finding. `make fuzz` runs each case under libFuzzer
+/// (`scripts/fuzz.sh`); `FuzzRegressionTests` replays the seeds and every past finding.
+public enum FuzzHarness: String, CaseIterable, Sendable {
+    /// The type resolver on raw bytes (signatures, text sniffing, container peeks).
+    case types
+    /// The text decoder: encoding detection and decoding, complete and cut.
+    case text
+    /// Image header dimensions (the pixel cap before external generators).
+    case imageHeader = "image-header"
+    /// The zip directory reader and the zip listing.
+    case zip
+    /// Office Open XML, OpenDocument and EPUB thumbnails (zip entries, inflate, XML).
+    case office
+    /// The tar listing over plain, gzip, bzip2, xz and lzma streams.
+    case tar
+    /// The JSON previewer.
+    case json
+    /// The CSV previewer (dialect sniffing included).
+    case csv
+    /// The Markdown previewer and its HTML sanitizer.
+    case markdown
+    /// The HTML/XML previewer.
+    case xml
+    /// Property lists (binary and XML), YAML and TOML.
+    case plist
+    /// The viewer fallback: file facts, hex dump and printable strings.
+    case fallback
+
+    /// Runs the harness on one input; returns normally whatever the bytes are.
+    public func run(_ bytes: [UInt8]) {
+        switch self {
+        case .types:
+            _ = Self.resolver.resolve(bytes: bytes, filename: nil)
+        case .text:
+            _ = TextDecoder.decode(bytes[...], complete: true)
+            _ = TextDecoder.decode(bytes.prefix(bytes.count / 2), complete: false)
+        case .imageHeader:
+            let at: (Int, Int) -> [UInt8]? = { offset, count in
+                guard offset >= 0, count >= 0, offset <= bytes.count - count else { return nil }
+                return Array(bytes[offset..<offset + count])
+            }
+            _ = ImageDimensions(bytes, isTGA: false, at: at)
+            _ = ImageDimensions(bytes, isTGA: true, at: at)
+        case .zip: preview(bytes, generator: "zip-listing", filename: "input.zip")
+        case .office:
+            thumbnail(bytes, generator: "ooxml-thumbnail", filename: "input.docx")
+            thumbnail(bytes, generator: "opendocument-thumbnail", filename: "input.odt")
+            thumbnail(bytes, generator: "epub-cover", filename: "input.epub")
+        case .tar: preview(bytes, generator: "tar-listing", filename: "input.tar")
+        case .json: preview(bytes, generator: "json", filename: "input.json")
+        case .csv: preview(bytes, generator: "csv", filename: "input.csv")
+        case .markdown: preview(bytes, generator: "markdown", filename: "input.md")
+        case .xml:
+            preview(bytes, generator: "markup", filename: "input.xml")
+            preview(bytes, generator: "markup", filename: "input.html")
+        case .plist:
+            preview(bytes, generator: "structured-text", filename: "input.plist")
+            preview(bytes, generator: "structured-text", filename: "input.yaml")
+        case .fallback: preview(bytes, generator: "fallback", filename: "input.bin")
+        }
+    }
+
+    private static let resolver = TypeResolver()
+    private static let generators: [String: any Generator] = Dictionary(
+        BuiltInGenerators.makeRegistry().generators.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
+
+    private func preview(_ bytes: [UInt8], generator id: String, filename: String) {
+        guard let generator = Self.generators[id] as? any PreviewGenerating else { fatalError("no preview generator \(id)") }
+        let input = GeneratorInput(bytes: bytes, filename: filename, resolver: Self.resolver)
+        _ = try? generator.makePreview(for: input, request: PreviewRequest(maxBytes: 16 << 10, maxLines: 200))
+    }
+
+    private func thumbnail(_ bytes: [UInt8], generator id: String, filename: String) {
+        guard let generator = Self.generators[id] as? any ThumbnailGenerating else { fatalError("no thumbnail generator \(id)") }
+        let input = GeneratorInput(bytes: bytes, filename: filename, resolver: Self.resolver)
+        _ = try? generator.makeThumbnail(for: input, request: ThumbnailRequest(maxPixelSize: 32))
+    }
+}
