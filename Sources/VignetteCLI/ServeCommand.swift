@@ -14,7 +14,8 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Serve thumbnails and previews over HTTP.",
         discussion: """
             Files are served by path relative to --root only (no "..", no absolute paths, no \
-            symbolic links out of the root: such requests get 404). Uploads (POST) are previewed \
+            symbolic links out of the root, no dotfiles unless --serve-dotfiles: such requests \
+            get 404); responses show only root-relative paths. Uploads (POST) are previewed \
             from their bytes and name. At most --concurrency generations run at once and \
             --queue more wait; beyond that the answer is 503 with Retry-After, and a request \
             waiting longer than --timeout gets 504. SIGTERM or SIGINT stops accepting \
@@ -22,12 +23,21 @@ struct ServeCommand: AsyncParsableCommand {
             per request goes to stderr; the bound address is printed on stdout.
 
             Endpoints: GET/POST /v1/thumbnail, GET/POST /v1/preview, GET /v1/type, \
-            GET /v1/generators, GET /view, GET /healthz, GET /readyz, GET /metrics.
+            GET /v1/generators, GET /view, GET /healthz, GET /readyz, GET /metrics. HEAD works \
+            wherever GET does; another method on a known path is 405 with Allow. HTML responses \
+            carry a Content-Security-Policy that allows no script and no fetch.
+
+            With --signing-key-file, every request but /healthz, /readyz and /metrics must end \
+            with a sig parameter: the HMAC-SHA256 of the URL's path and query before it, \
+            base64url (`vignette sign` makes one). Unsigned or altered URLs get 403 before any \
+            work. The file holds one key per line (at least 32 bytes each; several lines let a \
+            new key roll out before the old one is dropped).
 
             Examples:
               vignette serve --root ~/Pictures --cache-dir /var/cache/vignette
               curl 'http://127.0.0.1:8080/v1/thumbnail?path=cat.jpg&size=128' -o cat.png
               curl --data-binary @report.pdf 'http://127.0.0.1:8080/v1/thumbnail?filename=report.pdf' -o t.png
+              vignette serve --root /srv/media --signing-key-file /etc/vignette/keys
             """
     )
 
@@ -55,6 +65,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Longest a request may take, in seconds (then 504).", valueName: "SECONDS"))
     var timeout: Double = 30
 
+    @Flag(name: .long, help: "Serve files and folders whose names start with a dot (.env, .git/…).")
+    var serveDotfiles = false
+
+    @Option(name: .long, help: ArgumentHelp("Serve only URLs signed with a key of this file.", valueName: "FILE"))
+    var signingKeyFile: String?
+
     @OptionGroup var registryOptions: RegistryOptions
 
     func validate() throws {
@@ -69,14 +85,15 @@ struct ServeCommand: AsyncParsableCommand {
         // The service group drains in-flight requests on SIGTERM/SIGINT; the CLI's
         // exit-at-once handlers would cut them off.
         InterruptCleanup.uninstall()
-        guard let servedRoot = ServedRoot(root) else {
+        guard let servedRoot = ServedRoot(root, servesDotfiles: serveDotfiles) else {
             throw VignetteError(.notFound, path: root, "the root is not an existing directory")
         }
         let registry = try registryOptions.makeRegistry()
         let cache = try cacheDir.map { try ResponseCache(directory: $0) }
         let configuration = ServerConfiguration(
             root: servedRoot, cache: cache, maxUploadBytes: maxUpload,
-            concurrency: concurrency ?? ProcessInfo.processInfo.activeProcessorCount, queue: queue, timeoutSeconds: timeout)
+            concurrency: concurrency ?? ProcessInfo.processInfo.activeProcessorCount, queue: queue, timeoutSeconds: timeout,
+            signing: try signingKeyFile.map { try URLSigning(keyFile: $0) })
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         let metricsRegistry = PrometheusCollectorRegistry()
         // The one bootstrap of the process: libraries' metrics land in the same registry as ours.

@@ -26,7 +26,7 @@ struct VignetteCommand: AsyncParsableCommand {
         version: VignetteVersion.string,
         subcommands: [
             TypeCommand.self, TypesCommand.self, ThumbnailCommand.self, PreviewCommand.self, ViewCommand.self,
-            WhichCommand.self, GeneratorsCommand.self, BatchCommand.self, ServeCommand.self, HealthcheckCommand.self,
+            WhichCommand.self, GeneratorsCommand.self, BatchCommand.self, ServeCommand.self, SignCommand.self, HealthcheckCommand.self,
         ]
     )
 }

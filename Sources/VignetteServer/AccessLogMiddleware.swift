@@ -4,7 +4,8 @@ import Hummingbird
 import Logging
 
 /// Logs one structured line per request and counts it in the metrics; every error a route or the
-/// router throws (no such route, wrong method) is rendered here, once, as an `HTTPFailure`.
+/// router throws (no such route, wrong method, a bad signature) is rendered here, once, as an
+/// `HTTPFailure`, and every response leaves through `ResponsePolicy`.
 struct AccessLogMiddleware: RouterMiddleware {
     typealias Context = VignetteRequestContext
     let service: VignetteService
@@ -15,10 +16,13 @@ struct AccessLogMiddleware: RouterMiddleware {
         defer { service.metrics.requestsInFlight(service.state.requestsInFlight(adding: -1)) }
         var response: Response
         do {
+            try service.configuration.signing?.check(request)
+            try ResponsePolicy.checkMethod(request)
             response = try await next(request, context)
         } catch {
             response = service.errorResponse(error)
         }
+        response = ResponsePolicy.finished(response, method: request.method)
         let elapsed = DispatchTime.now().uptimeNanoseconds - start
         let route = context.endpointPath ?? "unmatched"
         service.metrics.request(route: route, status: response.status.code, nanoseconds: Int64(elapsed))

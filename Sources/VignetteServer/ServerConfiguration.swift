@@ -17,12 +17,14 @@ public struct ServerConfiguration: Sendable {
     public var timeoutSeconds: Double
     /// `max-age` for responses about files by path, in seconds.
     public var maxAgeSeconds: Int
+    /// The keys URLs must be signed with; nil: unsigned URLs are served.
+    public var signing: URLSigning?
 
     /// Creates a configuration (nil concurrency: one worker per core); defaults: 64 MiB uploads, one worker per core, 32 queued, 30 s, 1 hour.
     public init(
         root: ServedRoot, cache: ResponseCache? = nil, maxUploadBytes: Int = 64 << 20,
         concurrency: Int? = nil, queue: Int = 32,
-        timeoutSeconds: Double = 30, maxAgeSeconds: Int = 3600
+        timeoutSeconds: Double = 30, maxAgeSeconds: Int = 3600, signing: URLSigning? = nil
     ) {
         self.root = root
         self.cache = cache
@@ -31,5 +33,6 @@ public struct ServerConfiguration: Sendable {
         self.queue = queue
         self.timeoutSeconds = timeoutSeconds
         self.maxAgeSeconds = maxAgeSeconds
+        self.signing = signing
     }
 }

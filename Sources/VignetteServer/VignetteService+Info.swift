@@ -27,7 +27,8 @@ extension VignetteService {
         return Self.json(answer, headers: [.eTag: key.etag, .cacheControl: cacheControl])
     }
 
-    /// `GET /v1/generators`: every registered generator, in registration order.
+    /// `GET /v1/generators`: every registered generator, in registration order (a manifest by
+    /// its file name: where the server keeps its files is not the client's business).
     func generatorList() throws -> Response {
         let list: [[String: Any]] = registry.generators.map { g in
             var capabilities: [String] = []
@@ -35,7 +36,8 @@ extension VignetteService {
             if g is any PreviewGenerating { capabilities.append("preview") }
             var object: [String: Any] = [
                 "identifier": g.identifier, "supportedTypes": g.supportedTypes, "priority": g.priority.description,
-                "origin": g.origin, "capabilities": capabilities,
+                "origin": g.origin.hasPrefix("/") ? (g.origin as NSString).lastPathComponent : g.origin,
+                "capabilities": capabilities,
             ]
             if let max = g.limits.maxFileBytes { object["maxFileBytes"] = max }
             if let seconds = g.limits.timeoutSeconds { object["timeoutSeconds"] = seconds }

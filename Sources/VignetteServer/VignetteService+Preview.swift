@@ -18,9 +18,9 @@ extension VignetteService {
         let file = try servedFile(query)
         let key = key("preview", file: file, ["format=\(format.rawValue)"])
         if let unchanged = notModified(request, key) { return unchanged }
-        let path = file.path
+        let (path, relative) = (file.path, file.relative)
         let pipeline = thumbnails
-        let made = try await makePreview { try pipeline.input(path: path) }
+        let made = try await makePreview { try pipeline.input(path: path, displayPath: relative) }
         return Self.previewResponse(made, format: format, headers: [.eTag: key.etag, .cacheControl: cacheControl])
     }
 
@@ -40,10 +40,10 @@ extension VignetteService {
         let file = try servedFile(Self.query(request))
         let key = key("view", file: file, [])
         if let unchanged = notModified(request, key) { return unchanged }
-        let path = file.path
+        let (path, relative) = (file.path, file.relative)
         let (thumbnails, previews) = (self.thumbnails, self.previews)
         let html = try await pool.run(timeout: configuration.timeoutSeconds) {
-            ViewerPage.render(try thumbnails.input(path: path), thumbnails: thumbnails, previews: previews)
+            ViewerPage.render(try thumbnails.input(path: path, displayPath: relative), thumbnails: thumbnails, previews: previews)
         }
         return Self.body(
             Array(html.utf8), contentType: "text/html; charset=utf-8", headers: [.eTag: key.etag, .cacheControl: cacheControl])

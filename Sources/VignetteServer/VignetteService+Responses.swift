@@ -46,17 +46,18 @@ extension VignetteService {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 
-    /// The real path of the request's `path` parameter below the root, or 404/400.
-    func servedFile(_ query: [String: String]) throws -> (path: String, status: stat) {
+    /// The real path of the request's `path` parameter below the root (and that parameter, the
+    /// only path a response may show), or 404/400.
+    func servedFile(_ query: [String: String]) throws -> (path: String, relative: String, status: stat) {
         guard let relative = query["path"] else { throw VignetteError(.invalidRequest, "the path parameter is required") }
         guard let real = configuration.root.resolve(relative) else { throw HTTPFailure.notFound }
         var st = stat()
         guard stat(real, &st) == 0 else { throw HTTPFailure.notFound }
-        return (real, st)
+        return (real, relative, st)
     }
 
     /// The content key of a file by path and the options of the response.
-    func key(_ kind: String, file: (path: String, status: stat), _ options: [String]) -> ContentKey {
+    func key(_ kind: String, file: (path: String, relative: String, status: stat), _ options: [String]) -> ContentKey {
         let mtime = "\(file.status.st_mtim.tv_sec).\(file.status.st_mtim.tv_nsec)"
         return ContentKey(
             [kind, VignetteVersion.string, file.path, String(file.status.st_size), mtime, String(file.status.st_ino)] + options)

@@ -52,16 +52,22 @@ public final class VignetteService: Sendable {
     public func router() -> Router<VignetteRequestContext> {
         let router = Router(context: VignetteRequestContext.self)
         router.middlewares.add(AccessLogMiddleware(service: self))
-        router.get("/v1/thumbnail", use: thumbnail(path:_:))
+        // Every GET route answers HEAD too (ResponsePolicy drops the body); the paths and
+        // methods are listed once more in ResponsePolicy.routes for 405 and Allow.
+        func get(_ path: RouterPath, _ handler: @escaping @Sendable (Request, VignetteRequestContext) async throws -> Response) {
+            router.get(path, use: handler)
+            router.head(path, use: handler)
+        }
+        get("/v1/thumbnail", thumbnail(path:_:))
         router.post("/v1/thumbnail", use: thumbnail(upload:_:))
-        router.get("/v1/preview", use: preview(path:_:))
+        get("/v1/preview", preview(path:_:))
         router.post("/v1/preview", use: preview(upload:_:))
-        router.get("/v1/type", use: type(_:_:))
-        router.get("/v1/generators") { _, _ in try self.generatorList() }
-        router.get("/view", use: view(_:_:))
-        router.get("/healthz") { _, _ in Self.json(["status": "ok"]) }
-        router.get("/readyz") { _, _ in self.readiness() }
-        router.get("/metrics") { _, _ in self.metricsText() }
+        get("/v1/type", type(_:_:))
+        get("/v1/generators") { _, _ in try self.generatorList() }
+        get("/view", view(_:_:))
+        get("/healthz") { _, _ in Self.json(["status": "ok"]) }
+        get("/readyz") { _, _ in self.readiness() }
+        get("/metrics") { _, _ in self.metricsText() }
         return router
     }
 

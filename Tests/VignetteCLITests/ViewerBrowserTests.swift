@@ -59,4 +59,41 @@ struct ViewerBrowserTests {
         try? FileManager.default.removeItem(atPath: kept)
         try? FileManager.default.copyItem(atPath: shot, toPath: kept)
     }
+
+    /// A script that, if it ran, would retitle the page.
+    static let payload = "document.title='pwned'"
+
+    @Test func aScriptRunsInAControlPageButNotUnderTheViewersPolicy() throws {
+        let browser = try #require(Self.chromium, "chromium is not installed (apt-get install chromium; make test installs it)")
+        let dir = try CLI.tempDirectory()
+        let control = "<!DOCTYPE html><html><head><title>clean</title></head><body><script>\(Self.payload)</script></body></html>"
+        try control.write(toFile: dir + "/control.html", atomically: true, encoding: .utf8)
+        let csp =
+            "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+        let guarded = control.replacingOccurrences(
+            of: "<head>", with: "<head><meta http-equiv=\"Content-Security-Policy\" content=\"\(csp)\">")
+        try guarded.write(toFile: dir + "/guarded.html", atomically: true, encoding: .utf8)
+        let ran = try CLI.runProgram(browser, Self.flags + ["--dump-dom", "file://" + dir + "/control.html"], deadline: 120)
+        #expect(ran.stdout.contains("<title>pwned</title>"), "the control page's script did not run: the check below proves nothing")
+        let blocked = try CLI.runProgram(browser, Self.flags + ["--dump-dom", "file://" + dir + "/guarded.html"], deadline: 120)
+        #expect(blocked.stdout.contains("<title>clean</title>"))
+    }
+
+    @Test func servedPagesOfAnSVGWithOnloadAndMarkdownWithRawHTMLRunNoScript() throws {
+        let browser = try #require(Self.chromium, "chromium is not installed (apt-get install chromium; make test installs it)")
+        let server = try ServeProcess()
+        let svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" onload=\"\(Self.payload)\"><script>\(Self.payload)</script></svg>\n"
+        try svg.write(toFile: server.root + "/drawing.svg", atomically: true, encoding: .utf8)
+        let markdown = "# Notes\n\n<script>\(Self.payload)</script>\n\n<img src=\"x\" onerror=\"\(Self.payload)\">\n"
+        try markdown.write(toFile: server.root + "/notes.md", atomically: true, encoding: .utf8)
+        for name in ["drawing.svg", "notes.md"] {
+            let url = "http://127.0.0.1:\(server.port)/view?path=\(name)"
+            let dom = try CLI.runProgram(browser, Self.flags + ["--dump-dom", url], deadline: 120)
+            #expect(dom.status == 0)
+            #expect(dom.stdout.contains("<title>\(name)</title>"), "\(name): \(dom.stdout.prefix(400))")
+            #expect(!dom.stdout.contains("<title>pwned</title>"), "a script ran in the page of \(name)")
+        }
+        kill(server.process.processIdentifier, SIGTERM)
+        #expect(server.waitForExit() == 0)
+    }
 }

@@ -32,19 +32,23 @@ struct ServerFixture {
         try fm.createSymbolicLink(atPath: root + "/etc", withDestinationPath: "/etc")
         try fm.createSymbolicLink(atPath: root + "/link-out.txt", withDestinationPath: top + "/outside/secret.txt")
         try fm.createSymbolicLink(atPath: root + "/link-in.txt", withDestinationPath: "notes.txt")
+        try Data("API_TOKEN=hunter2\n".utf8).write(to: URL(fileURLWithPath: root + "/.env"))
+        try fm.createDirectory(atPath: root + "/.git", withIntermediateDirectories: true)
+        try Data("[core]\n".utf8).write(to: URL(fileURLWithPath: root + "/.git/config"))
+        try fm.createSymbolicLink(atPath: root + "/settings.txt", withDestinationPath: ".env")
     }
 
     /// A service over the root with the built-in generators (plus `extra`, registered last).
     func service(
         cache: Bool = false, maxUpload: Int = 1 << 20, concurrency: Int = 2, queue: Int = 4, timeout: Double = 30,
-        extra: [any Generator] = []
+        extra: [any Generator] = [], dotfiles: Bool = false, signing: URLSigning? = nil
     ) throws -> VignetteService {
-        guard let served = ServedRoot(root) else { throw VignetteError(.notFound, path: root, "no root") }
+        guard let served = ServedRoot(root, servesDotfiles: dotfiles) else { throw VignetteError(.notFound, path: root, "no root") }
         let registry = BuiltInGenerators.makeRegistry()
         for g in extra { registry.register(g) }
         let config = ServerConfiguration(
             root: served, cache: cache ? try ResponseCache(directory: top + "/cache") : nil, maxUploadBytes: maxUpload,
-            concurrency: concurrency, queue: queue, timeoutSeconds: timeout)
+            concurrency: concurrency, queue: queue, timeoutSeconds: timeout, signing: signing)
         return VignetteService(configuration: config, registry: registry)
     }
 

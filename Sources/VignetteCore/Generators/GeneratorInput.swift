@@ -6,6 +6,9 @@ public final class GeneratorInput: @unchecked Sendable {
     public let path: String?
     /// The file's name, as given (used by generators to name things).
     public let filename: String?
+    /// The path to show people: `path` unless the caller gave another (the service shows
+    /// paths relative to its root, never where the root is).
+    public let displayPath: String?
     /// The resolved content type and how it was decided.
     public let resolution: TypeResolution
     /// Size in bytes.
@@ -17,9 +20,10 @@ public final class GeneratorInput: @unchecked Sendable {
     private var cache: [UInt8]?
 
     /// An input over a file on disk (its type resolved here); errors name `path`.
-    public init(path: String, resolver: TypeResolver) throws {
+    public init(path: String, displayPath: String? = nil, resolver: TypeResolver) throws {
         let sample = try FileSample(path: path)
         self.path = path
+        self.displayPath = displayPath ?? path
         self.filename = sample.filename
         self.resolution = resolver.resolve(sample)
         self.size = sample.size
@@ -30,6 +34,7 @@ public final class GeneratorInput: @unchecked Sendable {
     /// An input over bytes in memory (an upload), with the name the sender gave.
     public init(bytes: [UInt8], filename: String?, resolver: TypeResolver) {
         self.path = nil
+        self.displayPath = nil
         self.filename = filename
         self.resolution = resolver.resolve(bytes: bytes, filename: filename)
         self.size = bytes.count

@@ -10,7 +10,7 @@ public struct FileFacts: Sendable {
     public init(_ input: GeneratorInput, catalog: TypeCatalog) {
         var rows: [(String, String)] = []
         rows.append(("Name:", input.filename ?? "(upload)"))
-        if let path = input.path { rows.append(("Path:", path)) }
+        if let path = input.displayPath { rows.append(("Path:", path)) }
         let exact = input.size.formatted(.number.grouping(.automatic))
         rows.append(("Size:", input.size < 1000 ? ByteCount.text(input.size) : "\(ByteCount.text(input.size)) (\(exact) bytes)"))
         rows.append(("Type:", "\(input.type.localizedDescription) (\(input.type.identifier))"))

@@ -19,8 +19,10 @@ public struct ThumbnailPipeline: Sendable {
     }
 
     /// The input for the file at `path`, its type resolved; throws naming the file when it cannot be read.
-    public func input(path: String) throws -> GeneratorInput {
-        try GeneratorInput(path: path, resolver: resolver)
+    ///
+    /// `displayPath` is what pages and errors show instead of `path` (the service's root-relative path).
+    public func input(path: String, displayPath: String? = nil) throws -> GeneratorInput {
+        try GeneratorInput(path: path, displayPath: displayPath, resolver: resolver)
     }
 
     /// The input for uploaded `bytes`, typed by their content and `filename`.

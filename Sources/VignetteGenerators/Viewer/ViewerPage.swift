@@ -4,8 +4,14 @@ import VignetteImaging
 
 /// One self-contained HTML page previewing any file: thumbnail inline, text preview, metadata.
 ///
-/// Nothing is fetched: the thumbnail is a `data:` PNG, the style is inline, there is no script.
+/// Nothing is fetched: the thumbnail is a `data:` PNG, the style is inline, there is no script;
+/// the page's own Content-Security-Policy says so to the browser too.
 public enum ViewerPage {
+    /// The policy of every page: nothing fetched but `data:` images, inline style only, no
+    /// script, no form, no base URL, no framing (the service sends it as a header as well).
+    public static let contentSecurityPolicy =
+        "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
     /// The page for `input`: the best thumbnail and preview the pipelines give (the fallback's at worst).
     public static func render(
         _ input: GeneratorInput, thumbnails: ThumbnailPipeline, previews: PreviewPipeline,
@@ -43,6 +49,7 @@ public enum ViewerPage {
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta name="generator" content="vignette">
+            <meta http-equiv="Content-Security-Policy" content="\(contentSecurityPolicy)">
             <title>\(HTML.escape(name))</title>
             <style>\(style)</style>
             </head>
