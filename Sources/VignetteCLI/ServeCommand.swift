@@ -27,6 +27,12 @@ struct ServeCommand: AsyncParsableCommand {
             wherever GET does; another method on a known path is 405 with Allow. HTML responses \
             carry a Content-Security-Policy that allows no script and no fetch.
 
+            Slow clients are cut off: a request head must arrive within --header-timeout \
+            (also the idle time allowed on a kept-alive connection), an upload must average \
+            --min-body-rate bytes a second once --body-timeout has passed, and connections \
+            beyond --max-connections are closed as they arrive. The defaults suit a public \
+            deployment.
+
             With --signing-key-file, every request but /healthz, /readyz and /metrics must end \
             with a sig parameter: the HMAC-SHA256 of the URL's path and query before it, \
             base64url (`vignette sign` makes one). Unsigned or altered URLs get 403 before any \
@@ -65,6 +71,24 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Longest a request may take, in seconds (then 504).", valueName: "SECONDS"))
     var timeout: Double = 30
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Seconds a client has to send a request's head (and to start the next on a kept-alive connection).",
+            valueName: "SECONDS"))
+    var headerTimeout: Double = 10
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Seconds after which, and every as many, a body must have averaged --min-body-rate.", valueName: "SECONDS"))
+    var bodyTimeout: Double = 20
+
+    @Option(name: .long, help: ArgumentHelp("Slowest average upload accepted, in bytes a second.", valueName: "BYTES"))
+    var minBodyRate = 4096
+
+    @Option(name: .long, help: "Connections open at once; more are closed as they arrive.")
+    var maxConnections = 1024
+
     @Flag(name: .long, help: "Serve files and folders whose names start with a dot (.env, .git/…).")
     var serveDotfiles = false
 
@@ -79,6 +103,10 @@ struct ServeCommand: AsyncParsableCommand {
         if let concurrency, concurrency < 1 { throw ValidationError("--concurrency must be at least 1") }
         guard queue >= 0 else { throw ValidationError("--queue must not be negative") }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        guard headerTimeout > 0 else { throw ValidationError("--header-timeout must be positive") }
+        guard bodyTimeout > 0 else { throw ValidationError("--body-timeout must be positive") }
+        guard minBodyRate >= 0 else { throw ValidationError("--min-body-rate must not be negative") }
+        guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
     }
 
     func run() async throws {
@@ -90,10 +118,14 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let registry = try registryOptions.makeRegistry()
         let cache = try cacheDir.map { try ResponseCache(directory: $0) }
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             root: servedRoot, cache: cache, maxUploadBytes: maxUpload,
             concurrency: concurrency ?? ProcessInfo.processInfo.activeProcessorCount, queue: queue, timeoutSeconds: timeout,
             signing: try signingKeyFile.map { try URLSigning(keyFile: $0) })
+        configuration.headerTimeoutSeconds = headerTimeout
+        configuration.bodyTimeoutSeconds = bodyTimeout
+        configuration.minimumBodyRate = minBodyRate
+        configuration.maxConnections = maxConnections
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         let metricsRegistry = PrometheusCollectorRegistry()
         // The one bootstrap of the process: libraries' metrics land in the same registry as ours.

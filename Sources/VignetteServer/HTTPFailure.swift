@@ -2,6 +2,7 @@ import Foundation
 public import HTTPTypes
 public import Hummingbird
 import NIOCore
+import NIOHTTP1
 import VignetteCore
 
 /// An error that renders itself: a status, a stable code and a message, as the JSON error body.
@@ -41,6 +42,12 @@ public struct HTTPFailure: HTTPResponseError, Sendable, Equatable {
                 .serviceUnavailable, code: "overloaded", "too many requests in progress; try again shortly", headers: [.retryAfter: "1"])
         case WorkPool.Refusal.timedOut:
             self.init(.gatewayTimeout, code: "timeout", "no result within \(VignetteService.seconds(timeoutSeconds))")
+        case HTTPParserError.invalidEOFState:
+            // The client left mid-body: nobody reads this answer, but the log and the metrics
+            // should not count it as our failure.
+            self.init(.badRequest, code: "aborted", "the connection closed before the request body ended")
+        case let e as HTTPParserError:
+            self.init(.badRequest, code: "bad-request", "the request is not valid HTTP (\(e.debugDescription))")
         case is CancellationError:
             self.init(.serviceUnavailable, code: "cancelled", "the request was cancelled")
         case let e as any HTTPResponseError:

@@ -19,6 +19,16 @@ public struct ServerConfiguration: Sendable {
     public var maxAgeSeconds: Int
     /// The keys URLs must be signed with; nil: unsigned URLs are served.
     public var signing: URLSigning?
+    /// Longest a client may take to send a request's head (and to start the next one on a
+    /// kept-alive connection), in seconds; then the connection is closed.
+    public var headerTimeoutSeconds: Double = 10
+    /// After this many seconds of a request body, and again every as many, the body must have
+    /// come at `minimumBodyRate` bytes a second on average, or the connection is closed.
+    public var bodyTimeoutSeconds: Double = 20
+    /// Slowest average upload accepted past `bodyTimeoutSeconds`, in bytes a second.
+    public var minimumBodyRate: Int = 4096
+    /// Connections open at once; more are closed as they arrive.
+    public var maxConnections: Int = 1024
 
     /// Creates a configuration (nil concurrency: one worker per core); defaults: 64 MiB uploads, one worker per core, 32 queued, 30 s, 1 hour.
     public init(

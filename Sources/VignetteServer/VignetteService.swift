@@ -77,8 +77,14 @@ public final class VignetteService: Sendable {
     public func application(
         host: String, port: Int, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        Application(
+        let limits = ConnectionGuard.Limits(
+            headerTimeout: .nanoseconds(Int64(configuration.headerTimeoutSeconds * 1e9)),
+            bodyTimeout: .nanoseconds(Int64(configuration.bodyTimeoutSeconds * 1e9)),
+            minimumBodyRate: configuration.minimumBodyRate, maxConnections: configuration.maxConnections)
+        let connections = ConnectionCount()
+        return Application(
             router: router(),
+            server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionGuard(limits: limits, count: connections)])),
             configuration: .init(address: .hostname(host, port: port), serverName: "vignette"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
             logger: logger

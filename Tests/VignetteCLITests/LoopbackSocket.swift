@@ -35,6 +35,32 @@ final class LoopbackSocket {
         }
     }
 
+    /// Whether the peer closes the connection (or resets it) before the read timeout, discarding
+    /// whatever it sends first.
+    func waitForClose() -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n == 0 { return true }
+            if n < 0 { return errno == ECONNRESET }
+        }
+    }
+
+    /// Whether the peer has closed the connection already (a read that does not wait).
+    var isClosedByPeer: Bool {
+        var byte: UInt8 = 0
+        let n = recv(fd, &byte, 1, Int32(MSG_DONTWAIT | MSG_PEEK))
+        return n == 0 || (n < 0 && errno == ECONNRESET)
+    }
+
+    /// Closes our sending side (the server reads end of stream).
+    func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
+
+    /// Sends `bytes`; false when the connection is gone.
+    func trySend(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
+    }
+
     /// Everything until the peer closes (or the read timeout).
     func readToEnd() -> [UInt8] {
         var result: [UInt8] = []

@@ -6,15 +6,23 @@ final class ServeProcess: @unchecked Sendable {
     let process = Process()
     let port: Int
     let root: String
+    /// Where stderr (the access log) goes when asked for.
+    let logPath: String
 
-    init(arguments: [String] = []) throws {
+    init(arguments: [String] = [], logFile: Bool = false) throws {
         root = try CLI.tempDirectory()
+        logPath = root + ".log"
         try Data("hello from the served root\n".utf8).write(to: URL(fileURLWithPath: root + "/notes.txt"))
         process.executableURL = URL(fileURLWithPath: CLI.binary)
         process.arguments = ["serve", "--port", "0", "--root", root] + arguments
         let out = Pipe()
         process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
+        if logFile {
+            FileManager.default.createFile(atPath: logPath, contents: nil)
+            process.standardError = FileHandle(forWritingAtPath: logPath)
+        } else {
+            process.standardError = FileHandle.nullDevice
+        }
         try process.run()
         // The first stdout line is "vignette: listening on http://127.0.0.1:PORT".
         var line: [UInt8] = []
@@ -49,6 +57,7 @@ final class ServeProcess: @unchecked Sendable {
     deinit {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         try? FileManager.default.removeItem(atPath: root)
+        try? FileManager.default.removeItem(atPath: logPath)
     }
 }
 
