@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,15 +38,52 @@ static void vgn_child_limit(const struct vgn_child *c, int resource, long long v
     if (setrlimit(resource, &cap) != 0) vgn_child_fail(c, errno);
 }
 
+/*
+ * PID 1 of a namespace: the kernel drops every signal it has no handler for, even SIGXFSZ and
+ * SIGXCPU raised by its own limits (the write then fails with EFBIG instead), so the program
+ * must not be PID 1. This init holds no descriptor (it would keep other commands' pipes and the
+ * server's sockets open), reaps orphans, and exits as soon as the program does, with its status
+ * or 128 + the signal that ended it (as shells and bwrap report it); the kernel then kills
+ * whatever is left in the namespace.
+ */
+static void vgn_child_init(pid_t program) {
+    if (close_range(0, ~0U, 0) != 0) {
+        struct rlimit files;
+        rlim_t top = getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < 65536 ? files.rlim_cur : 65536;
+        for (rlim_t fd = 0; fd < top; fd++) close((int)fd);
+    }
+    for (;;) {
+        int status = 0;
+        pid_t pid = waitpid(-1, &status, 0);
+        if (pid < 0 && errno == EINTR) continue;
+        if (pid < 0) _exit(127);
+        if (pid != program) continue;
+        _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+    }
+}
+
 static int vgn_child_main(void *arg) {
     const struct vgn_child *c = arg;
+    int grouped = 0;
+    if (getpid() == 1) {
+        /* Group and death signal first, so the program inherits the group and a killed caller takes the init down. */
+        if (setpgid(0, 0) != 0) vgn_child_fail(c, errno);
+        prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+        signal(SIGCHLD, SIG_DFL);
+        /* Not fork(): glibc's would take locks other threads of the caller may have held when it cloned us. */
+        pid_t program = (pid_t)syscall(SYS_clone, SIGCHLD, 0, NULL, NULL, 0);
+        if (program < 0) vgn_child_fail(c, errno);
+        if (program > 0) vgn_child_init(program);
+        grouped = 1;
+        /* The program: when its init ends, the kernel kills it with the namespace. */
+    }
     /* Ignored signals stay ignored across exec (Swift ignores SIGPIPE): give the child the defaults. */
     const int reset[] = {SIGPIPE, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGCHLD, SIGALRM, SIGUSR1, SIGUSR2, SIGXFSZ, SIGXCPU, SIGTTIN, SIGTTOU};
     for (size_t i = 0; i < sizeof reset / sizeof reset[0]; i++) signal(reset[i], SIG_DFL);
     sigset_t empty;
     sigemptyset(&empty);
     sigprocmask(SIG_SETMASK, &empty, NULL);
-    if (setpgid(0, 0) != 0) vgn_child_fail(c, errno);
+    if (!grouped && setpgid(0, 0) != 0) vgn_child_fail(c, errno);
     /* A generator must not outlive Vignette (killed by a signal, say). */
     prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
     struct rlimit nocore = {0, 0};

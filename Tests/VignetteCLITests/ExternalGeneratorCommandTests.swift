@@ -140,9 +140,10 @@ struct ExternalGeneratorCommandTests {
     @Test func interruptingVignetteKillsTheGeneratorItIsRunning() throws {
         let dir = try CLI.tempDirectory()
         let fd = open(dir + "/hang.sh", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
-        // /proc/self/stat gives the pid Vignette sees ($$ is 1 alone in a PID namespace).
+        // /proc/self/stat gives the process group as Vignette sees it ($$ is 2 in its PID namespace).
         let script = Array(
-            "#!/bin/sh\nread pid rest < /proc/self/stat; echo $pid > '\(dir)/pid.tmp'\nmv '\(dir)/pid.tmp' '\(dir)/pid'\nsleep 1000\n".utf8)
+            "#!/bin/sh\nread pid comm state ppid pgrp rest < /proc/self/stat; echo $pgrp > '\(dir)/pid.tmp'\nmv '\(dir)/pid.tmp' '\(dir)/pid'\nsleep 1000\n"
+                .utf8)
         #expect(script.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == script.count)
         close(fd)
         try

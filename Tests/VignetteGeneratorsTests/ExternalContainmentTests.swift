@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import VignetteCore
 import VignetteImaging
@@ -53,6 +54,36 @@ struct ExternalContainmentTests {
         #expect(capped == 1000)
     }
 
+    // The namespace's init starts the program itself: had it used glibc's fork(), a malloc or
+    // stdio lock another thread held at the moment of cloning would block it, and the caller
+    // with it, forever.
+    @Test func isolatedSpawnsFinishWhileOtherThreadsAllocate() throws {
+        let stop = Atomic<Bool>(false)
+        let churners = (0..<2).map { _ in
+            Thread {
+                while !stop.load(ordering: .relaxed) {
+                    var blocks: [UnsafeMutableRawPointer?] = []
+                    for size in stride(from: 16, to: 64 << 10, by: 4099) { blocks.append(malloc(size)) }
+                    blocks.forEach { free($0) }
+                }
+            }
+        }
+        churners.forEach { $0.start() }
+        defer { stop.store(true, ordering: .relaxed) }
+        let finished = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            let runner = ProcessRunner(timeout: 20, isolate: true)
+            for _ in 0..<150 {
+                if let outcome = try? runner.run(["/bin/true"], directory: "/tmp", environment: [:]), outcome.exitStatus == 0,
+                    outcome.isolated
+                {
+                    finished.add(1, ordering: .relaxed)
+                }
+            }
+        }
+        #expect(finished.load(ordering: .relaxed) == 300)
+    }
+
     @Test func aGeneratorSeesOnlyTheEnvironmentItIsGiven() throws {
         setenv("VIGNETTE_TEST_SECRET", "hunter2", 1)
         let dir = try ExternalScratch()
@@ -89,13 +120,30 @@ struct ExternalContainmentTests {
         #expect(Self.processes(containing: token).isEmpty, "a setsid process outlived its generator")
     }
 
-    @Test func aGeneratorWritingTenGigabytesIsStoppedAtItsWriteLimit() throws {
+    // Outside the sandbox the program runs in its own PID namespace; as PID 1 there the kernel
+    // would drop SIGXFSZ and the write would merely fail, so it runs under a small init.
+    @Test(arguments: [true, false])
+    func aGeneratorWritingTenGigabytesIsStoppedAtItsWriteLimit(sandbox: Bool) throws {
+        if sandbox && !Self.bwrapInstalled { return }
         let dir = try ExternalScratch()
-        try previewGenerator(dir, "filler", script: #"exec head -c 10000000000 /dev/zero > big.bin"#, extra: #", "maxWriteBytes": 1048576"#)
+        try previewGenerator(
+            dir, "filler", script: #"exec head -c 10000000000 /dev/zero > big.bin"#,
+            extra: #", "maxWriteBytes": 1048576, "sandbox": \#(sandbox)"#)
         let (preview, generator, attempts) = try preview(dir)
         #expect(generator == "fallback")
         #expect(preview.text.contains("input.bin"))
         #expect(attempts.first?.description == "filler: failed: tried to write a file over its limit of 1 MB")
+    }
+
+    @Test(arguments: [true, false])
+    func aGeneratorKilledByASignalIsReportedSo(sandbox: Bool) throws {
+        if sandbox && !Self.bwrapInstalled { return }
+        let dir = try ExternalScratch()
+        try previewGenerator(
+            dir, "crasher", script: "echo about to crash >&2\nkill -SEGV $$\necho still here", extra: #", "sandbox": \#(sandbox)"#)
+        let (_, generator, attempts) = try preview(dir)
+        #expect(generator == "fallback")
+        #expect(attempts.first?.description == "crasher: failed: was killed by signal 11; stderr: about to crash")
     }
 
     @Test(.enabled(if: bwrapInstalled, "needs bwrap (bubblewrap)"))

@@ -21,7 +21,7 @@ typedef struct vgn_spawn_limits {
 } vgn_spawn_limits;
 
 /* Flags for vgn_spawn. */
-#define VGN_SPAWN_PID_NAMESPACE 1 /* run the command as PID 1 of a new PID namespace when allowed */
+#define VGN_SPAWN_PID_NAMESPACE 1 /* run the command in a new PID namespace when allowed */
 
 /*
  * Starts the program at absolute path `path` with argv and envp, working directory cwd, stdin
@@ -29,8 +29,9 @@ typedef struct vgn_spawn_limits {
  * child's pid, with default signal dispositions, an empty signal mask, no core dumps, the
  * `limits` set before exec (so the program never runs uncapped), and SIGKILL if the caller dies.
  * With VGN_SPAWN_PID_NAMESPACE the child is PID 1 of a new PID namespace (as root, else in a new
- * user namespace too), so the kernel kills every process it leaves behind, even ones that called
- * setsid, when it ends; *isolated_out (may be NULL) says whether that worked. Returns 0 and
+ * user namespace too): a small init that runs the program as PID 2, reaps orphans, and exits
+ * with the program's status (128 + the signal if one ended it), whereupon the kernel kills every
+ * process left behind, even ones that called setsid; *isolated_out (may be NULL) says whether that worked. Returns 0 and
  * stores the pid, or an errno value (ENOENT for a missing program; the child's own exec or
  * setrlimit error is reported back through a pipe).
  */

@@ -57,9 +57,12 @@ struct ExternalCommand {
         if outcome.timedOut {
             throw VignetteError(.limitExceeded, "timed out after \(Self.seconds(spec.timeoutSeconds)); its process group was killed" + tail)
         }
-        // bwrap, and shells, report a child killed by a signal as status 128 + the signal.
+        // bwrap, our namespace init, and shells report a child killed by a signal as status
+        // 128 + the signal; a shell script may also exit with such a status itself, so outside
+        // bwrap and our init only the limits' own signals are read that way.
+        let contained = sandbox != nil || outcome.isolated
         if let signal = outcome.signal ?? outcome.exitStatus.flatMap({ $0 > 128 && $0 < 160 ? $0 - 128 : nil }),
-            outcome.signal != nil || [SIGXFSZ, SIGXCPU].contains(signal)
+            outcome.signal != nil || contained || [SIGXFSZ, SIGXCPU].contains(signal)
         {
             switch signal {
             case SIGXFSZ:
