@@ -1,9 +1,10 @@
 import Foundation
+public import VignetteCore
 
 /// The directory the service serves, and the only way a request's path becomes a file path.
 ///
-/// A relative path from a request is accepted only when it names a regular file whose real
-/// location (symbolic links resolved) is below the root: absolute paths, any `..` component,
+/// A relative path from a request is accepted only when it opens a regular file whose real
+/// location (symbolic links resolved, asked of the open descriptor) is below the root: absolute paths, any `..` component,
 /// percent signs left after the one decoding the URL needs (double-encoded traversal), NUL
 /// bytes and links out of the root are all refused, and the caller answers 404 without saying
 /// which rule applied. Dotfiles and dot-directories (`.env`, `.git/config`) are refused too,
@@ -23,16 +24,29 @@ public struct ServedRoot: Sendable {
         self.servesDotfiles = servesDotfiles
     }
 
-    /// The real path of the file `relative` names below the root, or nil when it is refused or absent.
-    public func resolve(_ relative: String) -> String? {
+    /// The file `relative` names below the root, opened, or nil when it is refused or absent.
+    ///
+    /// The checks are made on what was opened, not on the name: the descriptor must be a
+    /// regular file, and the kernel's answer for where it leads must be below the root (and
+    /// not a dotfile). A link swapped in at any moment therefore yields either the file that was
+    /// there or a refusal; from then on everything reads through the descriptor. (This gives
+    /// what `openat2(RESOLVE_BENEATH)` would, on every kernel, and still lets links inside
+    /// the root lead to files inside it.)
+    public func open(_ relative: String) -> OpenedFile? {
         guard Self.isAcceptable(relative), servesDotfiles || !Self.hasDotComponent(relative) else { return nil }
-        guard let real = Self.realPath(path + "/" + relative) else { return nil }
-        guard real.hasPrefix(path + "/") else { return nil }
-        // A link with an ordinary name may still lead to a dotfile inside the root.
-        guard servesDotfiles || !Self.hasDotComponent(String(real.dropFirst(path.count + 1))) else { return nil }
+        // Non-blocking, so a FIFO swapped in cannot hold the open; it is refused below.
+        let fd = Glibc.open(path + "/" + relative, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
         var st = stat()
-        guard stat(real, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return real
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, let real = OpenedFile.location(ofDescriptor: fd),
+            real.hasPrefix(path + "/"),
+            // A link with an ordinary name may still lead to a dotfile inside the root.
+            servesDotfiles || !Self.hasDotComponent(String(real.dropFirst(path.count + 1)))
+        else {
+            close(fd)
+            return nil
+        }
+        return OpenedFile(descriptor: fd, name: (real as NSString).lastPathComponent, realPath: real)
     }
 
     /// Whether `relative` passes the lexical rules (before the file system is asked).

@@ -18,9 +18,8 @@ extension VignetteService {
         let file = try servedFile(query)
         let key = key("preview", file: file, ["format=\(format.rawValue)"])
         if let unchanged = notModified(request, key) { return unchanged }
-        let (path, relative) = (file.path, file.relative)
         let pipeline = thumbnails
-        let made = try await makePreview { try pipeline.input(path: path, displayPath: relative) }
+        let made = try await makePreview { try pipeline.input(opened: file.opened, displayPath: file.relative) }
         return Self.previewResponse(made, format: format, headers: [.eTag: key.etag, .cacheControl: cacheControl])
     }
 
@@ -40,10 +39,10 @@ extension VignetteService {
         let file = try servedFile(Self.query(request))
         let key = key("view", file: file, [])
         if let unchanged = notModified(request, key) { return unchanged }
-        let (path, relative) = (file.path, file.relative)
         let (thumbnails, previews) = (self.thumbnails, self.previews)
         let html = try await pool.run(timeout: configuration.timeoutSeconds) {
-            ViewerPage.render(try thumbnails.input(path: path, displayPath: relative), thumbnails: thumbnails, previews: previews)
+            ViewerPage.render(
+                try thumbnails.input(opened: file.opened, displayPath: file.relative), thumbnails: thumbnails, previews: previews)
         }
         return Self.body(
             Array(html.utf8), contentType: "text/html; charset=utf-8", headers: [.eTag: key.etag, .cacheControl: cacheControl])

@@ -46,21 +46,22 @@ extension VignetteService {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 
-    /// The real path of the request's `path` parameter below the root (and that parameter, the
-    /// only path a response may show), or 404/400.
-    func servedFile(_ query: [String: String]) throws -> (path: String, relative: String, status: stat) {
+    /// The request's `path` parameter opened below the root (and that parameter, the only path
+    /// a response may show), or 404/400.
+    func servedFile(_ query: [String: String]) throws -> ServedFile {
         guard let relative = query["path"] else { throw VignetteError(.invalidRequest, "the path parameter is required") }
-        guard let real = configuration.root.resolve(relative) else { throw HTTPFailure.notFound }
-        var st = stat()
-        guard stat(real, &st) == 0 else { throw HTTPFailure.notFound }
-        return (real, relative, st)
+        guard let opened = configuration.root.open(relative) else { throw HTTPFailure.notFound }
+        return ServedFile(opened: opened, relative: relative)
     }
 
-    /// The content key of a file by path and the options of the response.
-    func key(_ kind: String, file: (path: String, relative: String, status: stat), _ options: [String]) -> ContentKey {
-        let mtime = "\(file.status.st_mtim.tv_sec).\(file.status.st_mtim.tv_nsec)"
-        return ContentKey(
-            [kind, VignetteVersion.string, file.path, String(file.status.st_size), mtime, String(file.status.st_ino)] + options)
+    /// The content key of an opened file (from its descriptor's `fstat`, so it describes the
+    /// very file the answer is made from) and the options of the response.
+    func key(_ kind: String, file: ServedFile, _ options: [String]) -> ContentKey {
+        let f = file.opened
+        let facts = [
+            String(f.size), "\(f.modified.seconds).\(f.modified.nanoseconds)", String(f.identity.device), String(f.identity.inode),
+        ]
+        return ContentKey([kind, VignetteVersion.string, f.realPath] + facts + options)
     }
 
     /// 304 when the request's `If-None-Match` names `key`.
@@ -89,4 +90,12 @@ extension VignetteService {
             throw tooLarge
         }
     }
+}
+
+/// A file a request names, opened below the root, with the root-relative path responses show.
+struct ServedFile: Sendable {
+    /// The open file; everything about the answer is read through it.
+    let opened: OpenedFile
+    /// The request's path, relative to the root.
+    let relative: String
 }

@@ -24,9 +24,8 @@ extension VignetteService {
             metrics.cache(hit: false)
             headers[.vignetteCache] = "miss"
         }
-        let (path, relative) = (file.path, file.relative)
         let pipeline = thumbnails
-        let made = try await makeThumbnail(options) { try pipeline.input(path: path, displayPath: relative) }
+        let made = try await makeThumbnail(options) { try pipeline.input(opened: file.opened, displayPath: file.relative) }
         configuration.cache?.write(made.bytes, key: key, extension: ext)
         headers[.vignetteGenerator] = made.generator
         return Self.body(made.bytes, contentType: options.contentType, headers: headers)

@@ -15,19 +15,38 @@ public final class GeneratorInput: @unchecked Sendable {
     public let size: Int
     /// Modification time and permissions, when the input is a file.
     public let status: FileStatus?
+    /// The opened file this input reads through, when it was made from one: `path` then names
+    /// a descriptor of this process and must not be given to another program.
+    public let opened: OpenedFile?
     private let memory: [UInt8]?
     private let lock = NSLock()
     private var cache: [UInt8]?
 
     /// An input over a file on disk (its type resolved here); errors name `path`.
-    public init(path: String, displayPath: String? = nil, resolver: TypeResolver) throws {
-        let sample = try FileSample(path: path)
+    public convenience init(path: String, displayPath: String? = nil, resolver: TypeResolver) throws {
+        try self.init(path: path, filename: nil, displayPath: displayPath ?? path, opened: nil, resolver: resolver)
+    }
+
+    /// An input over a file already opened (the service's): every read goes through its
+    /// descriptor, and messages show `displayPath`.
+    public convenience init(opened: OpenedFile, displayPath: String, resolver: TypeResolver) throws {
+        try self.init(path: opened.path, filename: opened.name, displayPath: displayPath, opened: opened, resolver: resolver)
+    }
+
+    private init(path: String, filename: String?, displayPath: String, opened: OpenedFile?, resolver: TypeResolver) throws {
+        let sample: FileSample
+        do {
+            sample = try FileSample(path: path, filename: filename)
+        } catch let error as VignetteError where opened != nil {
+            throw error.about(displayPath)
+        }
         self.path = path
-        self.displayPath = displayPath ?? path
+        self.displayPath = displayPath
         self.filename = sample.filename
         self.resolution = resolver.resolve(sample)
         self.size = sample.size
         self.status = sample.status
+        self.opened = opened
         self.memory = nil
     }
 
@@ -39,6 +58,7 @@ public final class GeneratorInput: @unchecked Sendable {
         self.resolution = resolver.resolve(bytes: bytes, filename: filename)
         self.size = bytes.count
         self.status = nil
+        self.opened = nil
         self.memory = bytes
     }
 
@@ -57,7 +77,7 @@ public final class GeneratorInput: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let cache { return cache }
-        let bytes = try FileSample.readContents(ofFile: path!, limit: limit)
+        let bytes = try named { try FileSample.readContents(ofFile: path!, limit: limit) }
         cache = bytes
         return bytes
     }
@@ -69,9 +89,18 @@ public final class GeneratorInput: @unchecked Sendable {
         let cached = cache
         lock.unlock()
         if let cached { return Array(cached.prefix(count)) }
-        return try FileSample.readPrefix(ofFile: path!, count: count)
+        return try named { try FileSample.readPrefix(ofFile: path!, count: count) }
     }
 
-    /// The name used in messages: the path, else the given file name, else "(upload)".
-    public var displayName: String { path ?? filename ?? "(upload)" }
+    /// Runs `read`, its errors naming the display path rather than a descriptor's.
+    private func named<T>(_ read: () throws -> T) throws -> T {
+        do {
+            return try read()
+        } catch let error as VignetteError where opened != nil {
+            throw error.about(displayPath ?? error.path ?? "")
+        }
+    }
+
+    /// The name used in messages: the display path, else the given file name, else "(upload)".
+    public var displayName: String { displayPath ?? filename ?? "(upload)" }
 }

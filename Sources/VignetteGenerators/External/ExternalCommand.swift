@@ -130,16 +130,50 @@ struct ExternalCommand {
     /// The input's path as the command sees it: absolute (the command runs elsewhere), or a
     /// copy of uploaded bytes named with the file's extension.
     func place(_ input: GeneratorInput, in dir: String) throws -> String {
-        if let path = input.path {
+        if let path = input.path, input.opened == nil {
             // The real path: the sandbox binds exactly that file, whatever links led to it.
             return Self.realPath(path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
         }
-        let bytes = try input.contents(limit: spec.maxFileBytes ?? ExternalGeneratorSpec.defaultMaxFileBytes)
+        let limit = spec.maxFileBytes ?? ExternalGeneratorSpec.defaultMaxFileBytes
         let ext = ((input.filename ?? "") as NSString).pathExtension
         let safeExt = ext.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } ? ext : ""
         let path = dir + "/input" + (safeExt.isEmpty ? "" : "." + safeExt)
-        try AtomicFile.write(bytes, to: path, permissions: 0o600)
+        if let opened = input.opened {
+            // Handing the program the file's name would let a swapped link change what it reads:
+            // it gets a private copy made through our descriptor.
+            try Self.copy(opened, to: path, limit: limit, displayPath: input.displayName)
+            return path
+        }
+        try AtomicFile.write(try input.contents(limit: limit), to: path, permissions: 0o600)
         return path
+    }
+
+    /// Copies the opened file into a new private file at `destination`, at most `limit` bytes.
+    static func copy(_ opened: OpenedFile, to destination: String, limit: Int, displayPath: String) throws {
+        guard opened.size <= limit else {
+            throw VignetteError(
+                .limitExceeded, path: displayPath, "file is \(ByteCount.text(opened.size)), over the limit of \(ByteCount.text(limit))")
+        }
+        let out = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard out >= 0 else { throw VignetteError.fromErrno(errno, path: destination) }
+        defer { close(out) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var offset: off_t = 0
+        while offset <= off_t(limit) {
+            let got = buffer.withUnsafeMutableBytes { pread(opened.descriptor, $0.baseAddress, $0.count, offset) }
+            if got < 0 && errno == EINTR { continue }
+            guard got >= 0 else { throw VignetteError.fromErrno(errno, path: displayPath) }
+            if got == 0 { return }
+            var written = 0
+            while written < got {
+                let n = buffer.withUnsafeBytes { write(out, $0.baseAddress! + written, got - written) }
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { throw VignetteError.fromErrno(errno, path: destination) }
+                written += n
+            }
+            offset += off_t(got)
+        }
+        throw VignetteError(.limitExceeded, path: displayPath, "file grew over the limit of \(ByteCount.text(limit))")
     }
 
     /// A new folder only we can enter, under `$TMPDIR`.

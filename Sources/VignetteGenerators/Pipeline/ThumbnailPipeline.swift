@@ -25,6 +25,12 @@ public struct ThumbnailPipeline: Sendable {
         try GeneratorInput(path: path, displayPath: displayPath, resolver: resolver)
     }
 
+    /// The input for a file already opened (by the service, beneath its root), read only
+    /// through its descriptor; `displayPath` is what pages and errors show.
+    public func input(opened: OpenedFile, displayPath: String) throws -> GeneratorInput {
+        try GeneratorInput(opened: opened, displayPath: displayPath, resolver: resolver)
+    }
+
     /// The input for uploaded `bytes`, typed by their content and `filename`.
     public func input(bytes: [UInt8], filename: String?) -> GeneratorInput {
         GeneratorInput(bytes: bytes, filename: filename, resolver: resolver)
