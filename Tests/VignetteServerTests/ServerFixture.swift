@@ -92,19 +92,20 @@ final class GateGenerator: ThumbnailGenerating, PreviewGenerating, @unchecked Se
         for _ in 0..<16 { gate.signal() }
     }
 
-    /// Waits (at most 30 s, a hang guard) for a call to start, on a Dispatch thread: blocking
-    /// one of Swift concurrency's few threads would stall the server under test.
+    /// Waits (at most 300 s, a hang guard) for a call to start, on a Dispatch thread: blocking
+    /// one of Swift concurrency's few threads would stall the server under test. The guard is
+    /// long because on two cores the request's task may queue behind many blocking tests.
     func waitUntilEntered() async -> Bool {
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(returning: self.entered.wait(timeout: .now() + 30) == .success)
+                continuation.resume(returning: self.entered.wait(timeout: .now() + 300) == .success)
             }
         }
     }
 
     private func pass() {
         entered.signal()
-        _ = gate.wait(timeout: .now() + 30)
+        _ = gate.wait(timeout: .now() + 300)
     }
 
     func makeThumbnail(for input: GeneratorInput, request: ThumbnailRequest) throws -> GeneratedThumbnail {
