@@ -27,10 +27,10 @@ extension VignetteService {
     func preview(upload request: Request, _ context: VignetteRequestContext) async throws -> Response {
         let query = Self.query(request)
         let format = try Self.previewFormat(query)
-        let bytes = try await upload(request, context)
-        let filename = query["filename"]
+        let reservation = try reserveForUpload(context)
+        let file = try await upload(request, context, filename: query["filename"])
         let pipeline = thumbnails
-        let made = try await makePreview { pipeline.input(bytes: bytes, filename: filename) }
+        let made = try await makePreview(in: reservation) { try pipeline.input(opened: file, displayPath: nil) }
         return Self.previewResponse(made, format: format, headers: [.cacheControl: "no-store"])
     }
 
@@ -49,9 +49,11 @@ extension VignetteService {
     }
 
     /// Runs the preview pipeline on a worker.
-    func makePreview(_ makeInput: @escaping @Sendable () throws -> GeneratorInput) async throws -> RenderedPreview {
+    func makePreview(
+        in reservation: WorkPool.Reservation? = nil, _ makeInput: @escaping @Sendable () throws -> GeneratorInput
+    ) async throws -> RenderedPreview {
         let pipeline = previews
-        let made = try await pool.run(timeout: configuration.timeoutSeconds) {
+        let made = try await pool.run(timeout: configuration.timeoutSeconds, in: reservation ?? pool.reserve()) {
             try pipeline.render(try makeInput())
         }
         metrics.generated(by: made.generator, capability: "preview")

@@ -73,8 +73,23 @@ extension VignetteService {
     /// `Cache-Control` for responses about files by path.
     var cacheControl: String { "public, max-age=\(configuration.maxAgeSeconds)" }
 
-    /// The request body, refused with 413 beyond the upload limit without reading the rest.
-    func upload(_ request: Request, _ context: VignetteRequestContext) async throws -> [UInt8] {
+    /// A worker slot for an upload, taken before its body is read; when there is none the
+    /// answer is 503 and the body is not read at all.
+    func reserveForUpload(_ context: VignetteRequestContext) throws -> WorkPool.Reservation {
+        do {
+            return try pool.reserve()
+        } catch {
+            context.channel.close(mode: .input, promise: nil)
+            throw error
+        }
+    }
+
+    /// The request body, in a private temporary file (already unlinked) opened for reading,
+    /// refused with 413 beyond the upload limit without reading the rest.
+    ///
+    /// Callers reserve a worker slot first, so bodies are only read for requests that will be
+    /// served, and never held in memory: what waits for a worker is on disk.
+    func upload(_ request: Request, _ context: VignetteRequestContext, filename: String?) async throws -> OpenedFile {
         let limit = configuration.maxUploadBytes
         let tooLarge = HTTPFailure(.contentTooLarge, code: "too-large", "upload is over the limit of \(ByteCount.text(limit))")
         if let text = request.headers[.contentLength], let length = Int(text), length > limit {
@@ -82,13 +97,45 @@ extension VignetteService {
             context.channel.close(mode: .input, promise: nil)
             throw tooLarge
         }
-        do {
-            let buffer = try await request.body.collect(upTo: limit)
-            return Array(buffer.readableBytesView)
-        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
-            context.channel.close(mode: .input, promise: nil)
-            throw tooLarge
+        let (fd, path) = try Self.makeUploadFile()
+        let name = ((filename ?? "") as NSString).lastPathComponent
+        let file = OpenedFile(descriptor: fd, name: name, realPath: path)
+        var written = 0
+        for try await chunk in request.body {
+            written += chunk.readableBytes
+            guard written <= limit else {
+                context.channel.close(mode: .input, promise: nil)
+                throw tooLarge
+            }
+            try chunk.withUnsafeReadableBytes { raw in
+                var offset = 0
+                while offset < raw.count {
+                    let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                    if n < 0 && errno == EINTR { continue }
+                    guard n > 0 else {
+                        throw VignetteError(.io, "cannot keep the upload: \(String(cString: strerror(errno)).lowercased())")
+                    }
+                    offset += n
+                }
+            }
         }
+        return file
+    }
+
+    /// A new file only we can read, with no name (it goes away with its descriptor).
+    static func makeUploadFile() throws -> (Int32, String) {
+        let directory = NSTemporaryDirectory()
+        // O_TMPFILE (Linux): nameless from the start and close-on-exec in the same call.
+        let tmpfile: Int32 = 0o20_200_000
+        let fd = Glibc.open(directory, tmpfile | O_RDWR | O_CLOEXEC, 0o600)
+        if fd >= 0 { return (fd, directory + "/(upload)") }
+        var template = Array((directory + "/vignette-upload-XXXXXX").utf8CString)
+        let named = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard named >= 0 else { throw VignetteError(.io, "cannot keep the upload: \(String(cString: strerror(errno)).lowercased())") }
+        _ = fcntl(named, F_SETFD, FD_CLOEXEC)
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        unlink(path)
+        return (named, path)
     }
 }
 

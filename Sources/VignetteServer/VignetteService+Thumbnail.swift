@@ -35,10 +35,10 @@ extension VignetteService {
     func thumbnail(upload request: Request, _ context: VignetteRequestContext) async throws -> Response {
         let query = Self.query(request)
         let options = try ThumbnailOptions(query: query)
-        let bytes = try await upload(request, context)
-        let filename = query["filename"]
+        let reservation = try reserveForUpload(context)
+        let file = try await upload(request, context, filename: query["filename"])
         let pipeline = thumbnails
-        let made = try await makeThumbnail(options) { pipeline.input(bytes: bytes, filename: filename) }
+        let made = try await makeThumbnail(options, in: reservation) { try pipeline.input(opened: file, displayPath: nil) }
         return Self.body(
             made.bytes, contentType: options.contentType, headers: [.cacheControl: "no-store", .vignetteGenerator: made.generator])
     }
@@ -48,10 +48,12 @@ extension VignetteService {
     /// When the answer is only an icon because a generator refused the file over a limit
     /// (a pixel bomb), the refusal is the answer (422).
     func makeThumbnail(
-        _ options: ThumbnailOptions, input makeInput: @escaping @Sendable () throws -> GeneratorInput
+        _ options: ThumbnailOptions, in reservation: WorkPool.Reservation? = nil,
+        input makeInput: @escaping @Sendable () throws -> GeneratorInput
     ) async throws -> (bytes: [UInt8], generator: String) {
         let pipeline = thumbnails
-        let result = try await pool.run(timeout: configuration.timeoutSeconds) { () throws -> ([UInt8], String) in
+        let result = try await pool.run(timeout: configuration.timeoutSeconds, in: reservation ?? pool.reserve()) {
+            () throws -> ([UInt8], String) in
             let input = try makeInput()
             let rendered = try pipeline.render(input, request: options.request)
             if let refusal = rendered.refusal { throw refusal }

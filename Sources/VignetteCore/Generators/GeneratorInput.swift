@@ -28,24 +28,25 @@ public final class GeneratorInput: @unchecked Sendable {
     }
 
     /// An input over a file already opened (the service's): every read goes through its
-    /// descriptor, and messages show `displayPath`.
-    public convenience init(opened: OpenedFile, displayPath: String, resolver: TypeResolver) throws {
+    /// descriptor, and messages show `displayPath`; nil means an upload kept in a temporary
+    /// file (no path to show, and its date and permissions are not the sender's).
+    public convenience init(opened: OpenedFile, displayPath: String?, resolver: TypeResolver) throws {
         try self.init(path: opened.path, filename: opened.name, displayPath: displayPath, opened: opened, resolver: resolver)
     }
 
-    private init(path: String, filename: String?, displayPath: String, opened: OpenedFile?, resolver: TypeResolver) throws {
+    private init(path: String, filename: String?, displayPath: String?, opened: OpenedFile?, resolver: TypeResolver) throws {
         let sample: FileSample
         do {
             sample = try FileSample(path: path, filename: filename)
         } catch let error as VignetteError where opened != nil {
-            throw error.about(displayPath)
+            throw error.about(displayPath ?? filename ?? "(upload)")
         }
         self.path = path
         self.displayPath = displayPath
         self.filename = sample.filename
         self.resolution = resolver.resolve(sample)
         self.size = sample.size
-        self.status = sample.status
+        self.status = opened != nil && displayPath == nil ? nil : sample.status
         self.opened = opened
         self.memory = nil
     }
@@ -97,7 +98,7 @@ public final class GeneratorInput: @unchecked Sendable {
         do {
             return try read()
         } catch let error as VignetteError where opened != nil {
-            throw error.about(displayPath ?? error.path ?? "")
+            throw error.about(displayName)
         }
     }
 

@@ -24,7 +24,7 @@ public final class FileSample: ByteReader, @unchecked Sendable {
     /// Opens the file at `path` for sampling; throws a `VignetteError` naming `path` when it
     /// is missing, not a regular file, or unreadable.
     /// `filename` replaces the path's last component as the name (for a path that names a
-    /// descriptor, as `OpenedFile.path` does).
+    /// descriptor, as `OpenedFile.path` does); an empty one means the file has no name.
     public init(path: String, filename: String? = nil, headSize: Int = TypeResolver.headSize) throws {
         let fd = try FileSample.openRegularFile(path)
         var st = stat()
@@ -36,7 +36,11 @@ public final class FileSample: ByteReader, @unchecked Sendable {
         self.fd = fd
         self.data = nil
         self.size = Int(st.st_size)
-        self.filename = filename ?? (path as NSString).lastPathComponent
+        if let filename {
+            self.filename = filename.isEmpty ? nil : filename
+        } else {
+            self.filename = (path as NSString).lastPathComponent
+        }
         self.status = FileStatus(st)
         var buffer = [UInt8](repeating: 0, count: min(headSize, Int(st.st_size)))
         let got = buffer.withUnsafeMutableBytes { raw in FileSample.preadFully(fd, raw, offset: 0) }

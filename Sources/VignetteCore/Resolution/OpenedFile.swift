@@ -10,7 +10,8 @@ import Foundation
 public final class OpenedFile: @unchecked Sendable {
     /// The open descriptor (read-only, close-on-exec).
     public let descriptor: Int32
-    /// The file's name (last component of where it really is), for typing by extension.
+    /// The file's name (last component of where it really is, or the name an upload was sent
+    /// with; empty when it has none), for typing by extension.
     public let name: String
     /// Where the file really is (the kernel's answer for the descriptor when it was opened).
     public let realPath: String

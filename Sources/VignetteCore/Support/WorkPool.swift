@@ -70,8 +70,54 @@ public final class WorkPool: @unchecked Sendable {
     ///   seconds; `CancellationError` when the calling task is cancelled (the client left);
     ///   or what `body` throws.
     public func run<Result: Sendable>(timeout: Double, _ body: @escaping @Sendable () throws -> Result) async throws -> Result {
-        let job = Job()
+        try await run(timeout: timeout, in: try reserve(), body)
+    }
+
+    /// Takes a slot now, for a job whose input must arrive first (an upload): the request is
+    /// refused before its body is read, and no more bodies are in flight than there are slots.
+    ///
+    /// - Throws: `Refusal.overloaded` when every slot is taken.
+    public func reserve() throws -> Reservation {
         guard locked({ admitNow() }) else { throw Refusal.overloaded }
+        return Reservation(pool: self)
+    }
+
+    /// A slot taken by `reserve()`: used by `run(timeout:in:_:)`, or given back when released
+    /// or dropped unused.
+    public final class Reservation: @unchecked Sendable {
+        private let pool: WorkPool
+        private let lock = NSLock()
+        private var held = true
+
+        fileprivate init(pool: WorkPool) { self.pool = pool }
+
+        deinit { release() }
+
+        /// Gives the slot back unless a job already took it over.
+        public func release() {
+            guard take() else { return }
+            pool.locked {
+                pool.admitted -= 1
+                pool.lock.broadcast()
+            }
+        }
+
+        /// True the first time: the slot passes to the caller.
+        fileprivate func take() -> Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            guard held else { return false }
+            held = false
+            return true
+        }
+    }
+
+    /// Runs `body` on a worker in the slot `reservation` holds (see `run(timeout:_:)`).
+    public func run<Result: Sendable>(
+        timeout: Double, in reservation: Reservation, _ body: @escaping @Sendable () throws -> Result
+    ) async throws -> Result {
+        let job = Job()
+        guard reservation.take() else { throw Refusal.overloaded }
         let value: any Sendable = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<any Sendable, any Error>) in
                 job.prepare(continuation) { try body() }

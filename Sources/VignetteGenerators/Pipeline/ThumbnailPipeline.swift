@@ -25,9 +25,10 @@ public struct ThumbnailPipeline: Sendable {
         try GeneratorInput(path: path, displayPath: displayPath, resolver: resolver)
     }
 
-    /// The input for a file already opened (by the service, beneath its root), read only
-    /// through its descriptor; `displayPath` is what pages and errors show.
-    public func input(opened: OpenedFile, displayPath: String) throws -> GeneratorInput {
+    /// The input for a file already opened (by the service: beneath its root, or an upload
+    /// kept in a temporary file), read only through its descriptor; `displayPath` is what pages
+    /// and errors show (nil for an upload).
+    public func input(opened: OpenedFile, displayPath: String?) throws -> GeneratorInput {
         try GeneratorInput(opened: opened, displayPath: displayPath, resolver: resolver)
     }
 
