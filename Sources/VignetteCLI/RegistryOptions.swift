@@ -14,18 +14,28 @@ struct RegistryOptions: ParsableArguments {
     @Option(name: .long, help: "Refuse input files larger than this many megabytes (image decoding).")
     var maxFileMegabytes: Double = 512
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Decode memory, in megabytes, that all images being made at once may hold: an image needing more alone is refused, others wait their turn (default: a quarter of physical memory).",
+            valueName: "MB"))
+    var maxMemory: Double?
+
     @Flag(name: .long, help: "Ignore freedesktop .thumbnailer files ($XDG_DATA_HOME/thumbnailers, $XDG_DATA_DIRS/thumbnailers).")
     var noSystemThumbnailers = false
 
     func validate() throws {
-        guard maxMegapixels > 0, maxFileMegabytes > 0 else {
-            throw ValidationError("--max-megapixels and --max-file-megabytes must be positive")
+        guard maxMegapixels > 0, maxFileMegabytes > 0, (maxMemory ?? 1) > 0 else {
+            throw ValidationError("--max-megapixels, --max-file-megabytes and --max-memory must be positive")
         }
     }
 
-    /// Image decoding caps from the options.
+    /// Image decoding caps from the options (every call shares one memory budget).
     var imageLimits: ImageLimits {
-        ImageLimits(maxPixels: Int(maxMegapixels * 1_000_000), maxFileBytes: Int(maxFileMegabytes * 1_000_000))
+        let budget = maxMemory.map { Int($0 * 1_000_000) } ?? Int(ProcessInfo.processInfo.physicalMemory / 4)
+        return ImageLimits(
+            maxPixels: Int(maxMegapixels * 1_000_000), maxFileBytes: Int(maxFileMegabytes * 1_000_000),
+            memoryBudget: MemoryBudget.shared(bytes: budget))
     }
 
     /// The catalog and a registry holding the built-in generators, then the external ones

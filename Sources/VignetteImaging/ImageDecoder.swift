@@ -31,13 +31,36 @@ public enum ImageDecoder {
         // Progressive files: libjpeg would hold a whole-image coefficient buffer (2 bytes per
         // sample), so they take our low-frequency decoder, which keeps only the coefficients
         // the scaled IDCT needs (DC alone at 1/8). Same 2x margin as the libjpeg path.
-        if info.progressive != 0 && info.arithmetic == 0 && denom > 1,
-            let image = progressiveLowFrequency(data, denominator: denom, source: (width, height), target: target)
-        {
-            return DecodedImage(
-                bitmap: image.bitmap.applying(orientation), sourceWidth: width, sourceHeight: height,
-                orientation: orientation, warnings: image.warnings)
+        let output = target.width * target.height * 4 * 2
+        if info.progressive != 0 && info.arithmetic == 0 && denom > 1 {
+            let side = 8 / denom
+            let coefficients = ((width + 7) / 8) * ((height + 7) / 8) * 3 * side * side * 2
+            let scaled = (width / denom + 1) * (height / denom + 1) * 3
+            let image = try limits.holding(coefficients + scaled + output, for: "the image") {
+                progressiveLowFrequency(data, denominator: denom, source: (width, height), target: target)
+            }
+            if let image {
+                return DecodedImage(
+                    bitmap: image.bitmap.applying(orientation), sourceWidth: width, sourceHeight: height,
+                    orientation: orientation, warnings: image.warnings)
+            }
         }
+        // libjpeg keeps every coefficient of a progressive file (2 bytes a sample) below 1/8.
+        let coefficients = info.progressive != 0 && denom != 8 ? width * height * 3 * 2 : 0
+        let rows = (width / denom + 1) * 3 * band * 2
+        return try limits.holding(coefficients + rows + output, for: "the image") {
+            try decodeWithLibjpeg(j, info: info, denominator: denom, source: (width, height), target: target, request: request)
+        }
+    }
+
+    /// The rest of `jpeg` once the budget is held: libjpeg at 1/`denominator` into the downscaler.
+    static func decodeWithLibjpeg(
+        _ j: OpaquePointer, info: vgn_image_info, denominator denom: Int, source: (width: Int, height: Int),
+        target: (width: Int, height: Int), request: ThumbnailRequest
+    ) throws -> DecodedImage {
+        let (width, height) = source
+        var err = vgn_error()
+        let orientation = ImageOrientation(exif: Int(info.orientation))
         var outW: UInt32 = 0
         var outH: UInt32 = 0
         var channels: Int32 = 0
@@ -106,6 +129,20 @@ public enum ImageDecoder {
         try checkPixels(width: width, height: height, limits: limits)
         let target = request.outputSize(width: width, height: height)
         let resampling = target != (width, height)
+        // Adam7 is decoded whole into an RGBA buffer; an unscaled image is one bitmap.
+        let whole = info.interlaced != 0 || !resampling ? width * height * 4 : width * 4 * band * 2
+        return try limits.holding(whole + target.width * target.height * 4 * 2, for: "the image") {
+            try decodePNG(p, info: info, source: (width, height), target: target)
+        }
+    }
+
+    /// The rest of `png` once the budget is held: rows into a bitmap or through the downscaler.
+    static func decodePNG(_ p: OpaquePointer, info: vgn_image_info, source: (width: Int, height: Int), target: (width: Int, height: Int))
+        throws -> DecodedImage
+    {
+        let (width, height) = source
+        let resampling = target != (width, height)
+        var err = vgn_error()
         // Opaque images stream as RGB when resampled: no alpha filler work per pixel.
         var channels: Int32 = 4
         guard vgn_png_start_ex(p, resampling ? 1 : 0, &channels, &err) == 0 else { throw CodecError.make(err, format: "PNG") }

@@ -17,6 +17,8 @@ public struct ThumbnailOptions: Sendable, Equatable {
     public static let maxSize = 2048
     /// The largest `scale`.
     public static let maxScale = 4
+    /// The largest side of the picture made (`size` × `scale`): 2048 pixels, a 16 MB bitmap.
+    public static let maxOutputSize = 2048
 
     /// Default options.
     public init() {}
@@ -25,6 +27,10 @@ public struct ThumbnailOptions: Sendable, Equatable {
     public init(query: [String: String]) throws {
         if let text = query["size"] { size = try Self.integer("size", text, 1...Self.maxSize) }
         if let text = query["scale"] { scale = try Self.integer("scale", text, 1...Self.maxScale) }
+        guard size * scale <= Self.maxOutputSize else {
+            throw VignetteError(
+                .invalidRequest, "size × scale must be at most \(Self.maxOutputSize) pixels, not \(size) × \(scale) = \(size * scale)")
+        }
         if let text = query["format"] {
             guard let format = ImageFormat(name: text) else {
                 throw VignetteError(.invalidRequest, ImageFormat.invalidNameMessage(text, option: "format"))

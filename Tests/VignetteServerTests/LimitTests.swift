@@ -77,6 +77,19 @@ struct LimitTests {
         }
     }
 
+    @Test func anOutputOverTheSizeCapIs400BeforeAnyWork() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        let app = try fixture.service().application(host: "127.0.0.1", port: 0)
+        try await app.test(.router) { client in
+            let big = try await client.execute(uri: "/v1/thumbnail?path=bomb.jpg&size=2048&scale=4", method: .get)
+            #expect(big.status == .badRequest)
+            #expect(big.text == errorBody("invalid-request", "size × scale must be at most 2048 pixels, not 2048 × 4 = 8192"))
+            let largest = try await client.execute(uri: "/v1/thumbnail?path=notes.txt&size=512&scale=4", method: .get)
+            #expect(largest.status == .ok)
+        }
+    }
+
     @Test func moreThanConcurrencyPlusQueueIs503WithRetryAfter() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
