@@ -180,6 +180,7 @@ public enum ImageDecoder {
         var rows = [UInt8](repeating: 0, count: rowBytes * band)
         try rows.withUnsafeMutableBufferPointer { buffer in
             while true {
+                if WorkPool.currentJobIsAbandoned { throw VignetteError(.limitExceeded, "stopped: its request was given up") }
                 let n = read(buffer.baseAddress!, rowBytes, Int32(band), &err)
                 if n < 0 { throw CodecError.make(err, format: format) }
                 if n == 0 { break }

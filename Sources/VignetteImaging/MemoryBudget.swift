@@ -48,7 +48,14 @@ public final class MemoryBudget: @unchecked Sendable {
                 .refused, "\(what) needs \(ByteCount.text(amount)) of memory to decode, over the budget of \(ByteCount.text(bytes))")
         }
         condition.lock()
-        while used + amount > bytes { condition.wait() }
+        while used + amount > bytes {
+            // A request given up while it waits leaves the queue rather than decode for nobody.
+            if WorkPool.currentJobIsAbandoned {
+                condition.unlock()
+                throw VignetteError(.limitExceeded, "stopped: its request was given up")
+            }
+            _ = condition.wait(until: Date(timeIntervalSinceNow: 0.05))
+        }
         used += amount
         condition.unlock()
         defer {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import VignetteCore
 
@@ -26,5 +27,22 @@ struct WorkPoolTests {
         third.release()
         third.release()
         #expect(pool.inFlight == 0)
+    }
+
+    @Test func aRunningJobLearnsThatItsCallerGaveUp() async throws {
+        let pool = WorkPool(concurrency: 1, queue: 0)
+        defer { pool.shutdown() }
+        #expect(!WorkPool.currentJobIsAbandoned)
+        let noticed = Mutex(false)
+        await #expect(throws: WorkPool.Refusal.timedOut) {
+            try await pool.run(timeout: 0.1) {
+                // Bounded (a hang guard): the caller gives up after 0.1 s.
+                let end = Date(timeIntervalSinceNow: 30)
+                while !WorkPool.currentJobIsAbandoned && Date() < end { usleep(1000) }
+                noticed.withLock { $0 = WorkPool.currentJobIsAbandoned }
+            }
+        }
+        pool.waitUntilIdle()
+        #expect(noticed.withLock { $0 })
     }
 }

@@ -8,8 +8,9 @@ import Foundation
 /// - `run(timeout:_:)` (the service, the D-Bus thumbnailer) never waits for room: a job beyond
 ///   the limit is refused at once with `Refusal.overloaded`. Its caller waits at most `timeout`
 ///   seconds and gets `Refusal.timedOut` after that; a job that had not started is then dropped,
-///   and one already running cannot be interrupted mid-decode, so it runs to the end, keeps its
-///   slot until then (the pool never runs more than `concurrency` jobs) and its result is discarded.
+///   and one already running is told through `currentJobIsAbandoned`, which decoders and the
+///   external-program runner check to stop early; it keeps its slot until it returns (the pool
+///   never runs more than `concurrency` jobs) and its result is discarded.
 /// - `submit(_:)` (batch, the `thumbnail` command) waits while the pool is full instead, so a fast
 ///   producer (a directory walk) never runs ahead of the workers by more than the queue: memory
 ///   stays flat however many files. `waitUntilIdle()` returns when every admitted job is done.
@@ -45,6 +46,16 @@ public final class WorkPool: @unchecked Sendable {
             thread.name = "vignette-worker-\(index)"
             thread.start()
         }
+    }
+
+    private static let jobKey = "vignette.work-pool.job"
+
+    /// Whether the caller of the job running on this thread has given up on it (its timeout
+    /// passed, or its client left): long work (a decode between bands, an external program
+    /// being waited for) checks this and stops, so an abandoned request does not keep a
+    /// worker, or a process, busy to the end. False outside a pool's jobs.
+    public static var currentJobIsAbandoned: Bool {
+        (Thread.current.threadDictionary[jobKey] as? Job)?.isFinished ?? false
     }
 
     /// Jobs admitted and not finished (running plus waiting).
@@ -213,7 +224,11 @@ public final class WorkPool: @unchecked Sendable {
             running += 1
             lock.unlock()
             // A job whose caller already gave up (timeout, client gone) is not started at all.
-            if !job.isFinished { job.execute() }
+            if !job.isFinished {
+                Thread.current.threadDictionary[Self.jobKey] = job
+                job.execute()
+                Thread.current.threadDictionary[Self.jobKey] = nil
+            }
             lock.lock()
             running -= 1
             admitted -= 1

@@ -125,7 +125,8 @@ public struct ProcessRunner: Sendable {
         var timedOut = false
         while !Self.hasExited(pid) {
             let now = ContinuousClock.now
-            if now >= deadline { timedOut = true; break }
+            // A request that was given up (its timeout passed, its client left) ends its program too.
+            if now >= deadline || WorkPool.currentJobIsAbandoned { timedOut = true; break }
             capture.pump(waitMilliseconds: min(50, Self.milliseconds(deadline - now)))
         }
         // PID 1 of a namespace ignores SIGTERM without a handler, and its children would only die
