@@ -55,4 +55,40 @@ struct MemoryBudgetTests {
         let peak = try #require(UploadAdmissionTests.peakResidentMegabytes(server.process.processIdentifier))
         #expect(peak < 600, "peak resident memory \(peak) MB for two 400 MB decodes under a 600 MB budget")
     }
+
+    /// Writes a progressive 12000 × 8250 (99 MP) JPEG with cjpeg (libjpeg-turbo-progs).
+    static func makeProgressiveJPEG(at path: String) throws {
+        let script = """
+            import sys
+            w, h = 12000, 8250
+            with open(sys.argv[1], "wb") as f:
+                f.write(b"P6\\n%d %d\\n255\\n" % (w, h))
+                row = bytes((x * 7) % 256 for x in range(w * 3))
+                for _ in range(h):
+                    f.write(row)
+            """
+        let ppm = path + ".ppm"
+        defer { try? FileManager.default.removeItem(atPath: ppm) }
+        let made = try CLI.runProgram("/usr/bin/python3", ["-c", script, ppm], deadline: 120)
+        guard made.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: made.stderr]) }
+        let encoded = try CLI.runProgram("/usr/bin/cjpeg", ["-progressive", "-quality", "80", "-outfile", path, ppm], deadline: 120)
+        guard encoded.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: encoded.stderr]) }
+    }
+
+    @Test func a99MegapixelProgressiveJPEGAtTheLargestSizeIsServedWithinTheBudgetOrRefused() throws {
+        let tight = try ServeProcess(arguments: ["--max-memory", "200"])
+        try Self.makeProgressiveJPEG(at: tight.root + "/big.jpg")
+        let refused = try #require(LoopbackSocket.fetch(port: tight.port, "/v1/thumbnail?path=big.jpg&size=2048"))
+        #expect(refused.head.hasPrefix("HTTP/1.1 422"), "\(refused.head)")
+        #expect(String(decoding: refused.body, as: UTF8.self).contains("of memory to decode, over the budget of 200 MB"))
+        let tightPeak = try #require(UploadAdmissionTests.peakResidentMegabytes(tight.process.processIdentifier))
+        #expect(tightPeak < 150, "peak resident memory \(tightPeak) MB")
+
+        let roomy = try ServeProcess(arguments: ["--max-memory", "400"])
+        try FileManager.default.copyItem(atPath: tight.root + "/big.jpg", toPath: roomy.root + "/big.jpg")
+        let served = try #require(LoopbackSocket.fetch(port: roomy.port, "/v1/thumbnail?path=big.jpg&size=2048"))
+        #expect(served.head.hasPrefix("HTTP/1.1 200 OK"), "\(served.head)")
+        let peak = try #require(UploadAdmissionTests.peakResidentMegabytes(roomy.process.processIdentifier))
+        #expect(peak < 400, "peak resident memory \(peak) MB under a 400 MB budget")
+    }
 }
