@@ -56,7 +56,7 @@ for f in huge.png huge.jpg big-60000.jpg huge.gif huge.bmp huge.tif huge.webp hu
     e=$(( ($(date +%s%N) - s) / 1000000 ))
     (( e < best )) && best=$e
     r=$(tail -1 "$work/rss"); (( r > rss )) && rss=$r
-    msg=$(grep -v '^Command exited' "$work/err" | head -1 | sed "s|$work/||")
+    msg=$({ grep -v '^Command exited' "$work/err" || true; } | head -1 | sed "s|$work/||")
   done
   printf '| %s | %s | %s | %s | %s | %s |\n' "$f" "$mode" "$code" "$msg" "$best" "$(( rss / 1024 ))"
 done
