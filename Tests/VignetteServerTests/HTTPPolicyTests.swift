@@ -137,7 +137,19 @@ struct HTTPPolicyTests {
                 let response = try await client.execute(uri: uri, method: .get)
                 let body = String(decoding: response.bytes, as: UTF8.self)
                 #expect(!body.contains(fixture.top) && !body.contains(real), "\(uri) shows a server path")
+                // Files are read through descriptors: their /proc names must not show either.
+                #expect(!body.contains("/proc/"), "\(uri) shows a descriptor's path")
                 if response.status == .ok { pages += 1 }
+            }
+            // Uploads wait in nameless temporary files: no temporary path shows.
+            for uri in [
+                "/v1/preview?filename=x.bin", "/v1/preview?format=html", "/v1/preview?filename=a.txt&format=text",
+                "/v1/thumbnail?filename=b.jpg",
+            ] {
+                let response = try await client.execute(uri: uri, method: .post, body: ByteBuffer(bytes: Array("just some bytes\n".utf8)))
+                let body = String(decoding: response.bytes, as: UTF8.self)
+                #expect(response.status == .ok, "\(uri)")
+                #expect(!body.contains("/proc/") && !body.contains(NSTemporaryDirectory()) && !body.contains("/tmp"), "\(uri): \(body)")
             }
             #expect(pages > 40)
             let view = try await client.execute(uri: "/view?path=sub/inner%20notes.txt", method: .get)
