@@ -55,9 +55,10 @@ let package = Package(
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CLZMA", pkgConfig: "liblzma", providers: [.apt(["liblzma-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .target(
             name: "CVignetteCodecs",
-            dependencies: ["CJPEG", "CPNG", "CFreeType", "CZlib", "CLZMA"],
+            dependencies: ["CJPEG", "CPNG", "CFreeType", "CZlib", "CLZMA", "CWebP"],
             linkerSettings: [.linkedLibrary("bz2")]
         ),
         vignetteTarget(

@@ -22,7 +22,7 @@ out=$root/.build-fuzz
 
 # harness:group:kind
 harnesses=(
-    jpeg:images:c jpeg-dc:images:c png:images:c image-header:images:swift
+    jpeg:images:c jpeg-dc:images:c png:images:c webp:images:c image-header:images:swift
     stream:containers:c zip:containers:swift tar:containers:swift office:containers:swift
     types:types-and-text:swift text:types-and-text:swift fallback:types-and-text:swift font:types-and-text:c
     json:previewers:swift csv:previewers:swift markdown:previewers:swift xml:previewers:swift plist:previewers:swift
@@ -60,7 +60,7 @@ group_size() { local n=0 h; for h in "${harnesses[@]}"; do [[ $h == *":$1:"* ]] 
 
 # ---- build --------------------------------------------------------------------------------
 mkdir -p "$out/c"
-packages="libjpeg libpng freetype2 zlib liblzma"
+packages="libjpeg libpng freetype2 zlib liblzma libwebp"
 cflags="-g -O1 -fno-omit-frame-pointer -ISources/CVignetteCodecs/include $(pkg-config --cflags $packages)"
 libs="$(pkg-config --libs $packages) -lbz2"
 need_swift=0
@@ -88,6 +88,7 @@ seeds() {
     case $1 in
     jpeg | jpeg-dc) find $t/VignetteImagingTests/Fixtures/jpeg Samples $t/VignetteServerTests/Fixtures -name '*.jp*g' ;;
     png) find $t/VignetteImagingTests/Fixtures/pngsuite Samples -name '*.png' ;;
+    webp) find $t/VignetteImagingTests/Fixtures/webp -name '*.webp' ;;
     image-header) find $t/VignetteImagingTests/Fixtures/pngsuite -name 'bas*.png'
         find $t/VignetteImagingTests/Fixtures/jpeg/libjpeg-turbo -name '*.jpg'
         find $t/VignetteImagingTests/Fixtures -name '*.gif' -o -name '*.bmp' -o -name '*.tif*' -o -name '*.webp' -o -name '*.ico' ;;

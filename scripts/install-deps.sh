@@ -9,7 +9,7 @@
 # prints the exact `apt-get install` line to run and exits 1.
 set -euo pipefail
 
-runtime=(pkg-config bubblewrap libpng-dev libjpeg62-turbo-dev libfreetype-dev zlib1g-dev libbz2-dev liblzma-dev fonts-dejavu-core)
+runtime=(pkg-config bubblewrap libpng-dev libjpeg62-turbo-dev libwebp-dev libfreetype-dev zlib1g-dev libbz2-dev liblzma-dev fonts-dejavu-core)
 testing=(libjpeg-turbo-progs libpng-tools libglib2.0-bin file util-linux chromium libgdk-pixbuf2.0-bin poppler-utils librsvg2-bin)
 
 want=("${runtime[@]}")

@@ -172,6 +172,45 @@ public enum ImageDecoder {
             orientation: orientation, warnings: CodecError.warning(err).map { [$0] } ?? [])
     }
 
+    /// A thumbnail of WebP data for `request` (still images; an animation's first frame is not read).
+    ///
+    /// libwebp scales while it decodes, so only the scaled picture is ever held: to twice the
+    /// target (like JPEG's shrink-on-load, leaving the Lanczos reduce a 2x margin), then down.
+    public static func webp(_ data: UnsafeRawBufferPointer, request: ThumbnailRequest, limits: ImageLimits = .standard) throws
+        -> DecodedImage
+    {
+        var err = vgn_error()
+        var info = vgn_image_info()
+        var animated: Int32 = 0
+        guard let base = data.baseAddress?.assumingMemoryBound(to: UInt8.self),
+            vgn_webp_info(base, data.count, &info, &animated, &err) == 0
+        else { throw CodecError.make(err, format: "WebP") }
+        let width = Int(info.width)
+        let height = Int(info.height)
+        try checkPixels(width: width, height: height, limits: limits)
+        if animated != 0 { throw VignetteError(.unsupported, "animated WebP is not decoded here") }
+        let target = request.outputSize(width: width, height: height)
+        let decoded = (width: min(width, max(1, target.width * 2)), height: min(height, max(1, target.height * 2)))
+        return try limits.holding(decoded.width * decoded.height * 4 + target.width * target.height * 4 * 2, for: "the image") {
+            var bitmap = Bitmap(width: decoded.width, height: decoded.height)
+            let status = bitmap.pixels.withUnsafeMutableBufferPointer { buffer in
+                vgn_webp_decode(
+                    base, data.count, UInt32(decoded.width), UInt32(decoded.height), buffer.baseAddress, decoded.width * 4, &err)
+            }
+            guard status == 0 else { throw CodecError.make(err, format: "WebP") }
+            if WorkPool.currentJobIsAbandoned { throw VignetteError(.limitExceeded, "stopped: its request was given up") }
+            guard decoded != target else {
+                return DecodedImage(bitmap: bitmap, sourceWidth: width, sourceHeight: height, orientation: .up, warnings: [])
+            }
+            let scaler = Downscaler(
+                inWidth: decoded.width, inHeight: decoded.height, channels: 4, outWidth: target.width, outHeight: target.height)
+            bitmap.pixels.withUnsafeBufferPointer { buffer in
+                scaler.push(buffer.baseAddress!, stride: decoded.width * 4, count: decoded.height)
+            }
+            return DecodedImage(bitmap: scaler.finish(), sourceWidth: width, sourceHeight: height, orientation: .up, warnings: [])
+        }
+    }
+
     /// Pulls rows from a shim decoder, `band` at a time, into the downscaler until it reports the end.
     static func stream(
         into scaler: Downscaler, rowBytes: Int, format: String, err: inout vgn_error,

@@ -15,7 +15,7 @@ public struct ImageThumbnailer: Sendable {
     }
 
     /// The decoders this thumbnailer has, by the type they handle.
-    public static let supportedTypes = ["public.jpeg", "public.png"]
+    public static let supportedTypes = ["public.jpeg", "public.png", "org.webmproject.webp"]
 
     /// A thumbnail of image bytes already known to be of `type`.
     public func thumbnail(bytes: [UInt8], type: UniformType, request: ThumbnailRequest) throws -> DecodedImage {
@@ -26,6 +26,9 @@ public struct ImageThumbnailer: Sendable {
             }
             if catalog.conforms(type, to: "public.png") {
                 return try ImageDecoder.png(raw, request: request, limits: limits)
+            }
+            if catalog.conforms(type, to: "org.webmproject.webp") {
+                return try ImageDecoder.webp(raw, request: request, limits: limits)
             }
             throw VignetteError(
                 .unsupported,

@@ -39,7 +39,7 @@ struct WhichCommandTests {
         #expect(r.status == 0)
         let list = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
         let image = try #require(list.first { $0["identifier"] as? String == "image" })
-        #expect(image["types"] as? [String] == ["public.jpeg", "public.png"])
+        #expect(image["types"] as? [String] == ["public.jpeg", "public.png", "org.webmproject.webp"])
         #expect(image["priority"] as? String == "standard")
         #expect(image["origin"] as? String == "built-in")
         #expect(image["capabilities"] as? [String] == ["thumbnail"])

@@ -115,6 +115,16 @@ int vgn_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_
 int vgn_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int channels,
                     int quality, uint8_t **out, size_t *out_size, vgn_error *err);
 
+/* WebP (libwebp). Reads the header: size, alpha (components 4, else 3), whether it is animated
+ * (*animated may be NULL); nothing is decoded or allocated. */
+int vgn_webp_info(const uint8_t *data, size_t size, vgn_image_info *info, int *animated, vgn_error *err);
+
+/* Decodes the (first frame of the) image scaled to out_w x out_h, RGBA8 rows into dst (stride >=
+ * out_w*4; dst holds stride*out_h bytes); libwebp scales while decoding, so only the output and
+ * a few rows are ever held. Returns VGN_OK or a negative vgn_status. */
+int vgn_webp_decode(const uint8_t *data, size_t size, uint32_t out_w, uint32_t out_h, uint8_t *dst, size_t stride,
+                    vgn_error *err);
+
 /* Frees a buffer returned by an encoder (NULL is fine). */
 void vgn_free(void *p);
 

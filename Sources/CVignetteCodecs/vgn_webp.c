@@ -1,0 +1,97 @@
+/* vgn_webp.c - WebP through libwebp: header first, then one scaled decode. See vgn_codecs.h. */
+#include <stdlib.h>
+#include <string.h>
+#include <webp/decode.h>
+
+#include "vgn_codecs.h"
+#include "vgn_internal.h"
+
+static const char *vgn_webp_reason(VP8StatusCode status)
+{
+    switch (status) {
+    case VP8_STATUS_OUT_OF_MEMORY: return "out of memory";
+    case VP8_STATUS_INVALID_PARAM: return "invalid parameter";
+    case VP8_STATUS_BITSTREAM_ERROR: return "bad bitstream";
+    case VP8_STATUS_UNSUPPORTED_FEATURE: return "unsupported feature";
+    case VP8_STATUS_SUSPENDED: return "suspended";
+    case VP8_STATUS_USER_ABORT: return "aborted";
+    case VP8_STATUS_NOT_ENOUGH_DATA: return "the data ends too early";
+    default: return "cannot decode";
+    }
+}
+
+static int vgn_webp_code(VP8StatusCode status)
+{
+    switch (status) {
+    case VP8_STATUS_OUT_OF_MEMORY: return VGN_E_NOMEM;
+    case VP8_STATUS_UNSUPPORTED_FEATURE: return VGN_E_UNSUPPORTED;
+    case VP8_STATUS_NOT_ENOUGH_DATA: return VGN_E_TRUNCATED;
+    case VP8_STATUS_INVALID_PARAM: return VGN_E_STATE;
+    default: return VGN_E_INVALID;
+    }
+}
+
+int vgn_webp_info(const uint8_t *data, size_t size, vgn_image_info *info, int *animated, vgn_error *err)
+{
+    WebPBitstreamFeatures features;
+    VP8StatusCode status;
+    if (data == NULL || info == NULL) {
+        vgn_err_fill(err, VGN_E_STATE, "no data", NULL);
+        return VGN_E_STATE;
+    }
+    memset(info, 0, sizeof *info);
+    status = WebPGetFeatures(data, size, &features);
+    if (status != VP8_STATUS_OK) {
+        vgn_err_fill(err, vgn_webp_code(status), vgn_webp_reason(status), NULL);
+        return vgn_webp_code(status);
+    }
+    if (features.width <= 0 || features.height <= 0) {
+        vgn_err_fill(err, VGN_E_INVALID, "the header gives no size", NULL);
+        return VGN_E_INVALID;
+    }
+    info->width = (uint32_t)features.width;
+    info->height = (uint32_t)features.height;
+    info->components = features.has_alpha ? 4 : 3;
+    info->bit_depth = 8;
+    info->orientation = 1;
+    if (animated != NULL) *animated = features.has_animation;
+    vgn_err_fill(err, VGN_OK, NULL, NULL);
+    return VGN_OK;
+}
+
+int vgn_webp_decode(const uint8_t *data, size_t size, uint32_t out_w, uint32_t out_h, uint8_t *dst, size_t stride,
+                    vgn_error *err)
+{
+    WebPDecoderConfig config;
+    VP8StatusCode status;
+    if (data == NULL || dst == NULL || out_w == 0 || out_h == 0 || stride < (size_t)out_w * 4) {
+        vgn_err_fill(err, VGN_E_STATE, "bad output buffer", NULL);
+        return VGN_E_STATE;
+    }
+    if (!WebPInitDecoderConfig(&config)) {
+        vgn_err_fill(err, VGN_E_STATE, "libwebp version mismatch", NULL);
+        return VGN_E_STATE;
+    }
+    status = WebPGetFeatures(data, size, &config.input);
+    if (status != VP8_STATUS_OK) {
+        vgn_err_fill(err, vgn_webp_code(status), vgn_webp_reason(status), NULL);
+        return vgn_webp_code(status);
+    }
+    /* libwebp's rescaler is not the identity at 1:1: scale only when the size changes. */
+    config.options.use_scaling = (int)out_w != config.input.width || (int)out_h != config.input.height;
+    config.options.scaled_width = (int)out_w;
+    config.options.scaled_height = (int)out_h;
+    config.output.colorspace = MODE_RGBA;
+    config.output.is_external_memory = 1;
+    config.output.u.RGBA.rgba = dst;
+    config.output.u.RGBA.stride = (int)stride;
+    config.output.u.RGBA.size = stride * out_h;
+    status = WebPDecode(data, size, &config);
+    WebPFreeDecBuffer(&config.output);
+    if (status != VP8_STATUS_OK) {
+        vgn_err_fill(err, vgn_webp_code(status), vgn_webp_reason(status), NULL);
+        return vgn_webp_code(status);
+    }
+    vgn_err_fill(err, VGN_OK, NULL, NULL);
+    return VGN_OK;
+}

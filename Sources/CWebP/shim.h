@@ -1,0 +1,2 @@
+/* The libwebp-dev headers, for the module map: only CVignetteCodecs uses them, through its own C. */
+#include <webp/decode.h>
