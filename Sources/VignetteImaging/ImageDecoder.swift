@@ -198,7 +198,7 @@ public enum ImageDecoder {
                     base, data.count, UInt32(decoded.width), UInt32(decoded.height), buffer.baseAddress, decoded.width * 4, &err)
             }
             guard status == 0 else { throw CodecError.make(err, format: "WebP") }
-            if WorkPool.currentJobIsAbandoned { throw VignetteError(.limitExceeded, "stopped: its request was given up") }
+            try WorkPool.stopIfAbandoned()
             guard decoded != target else {
                 return DecodedImage(bitmap: bitmap, sourceWidth: width, sourceHeight: height, orientation: .up, warnings: [])
             }
@@ -219,7 +219,7 @@ public enum ImageDecoder {
         var rows = [UInt8](repeating: 0, count: rowBytes * band)
         try rows.withUnsafeMutableBufferPointer { buffer in
             while true {
-                if WorkPool.currentJobIsAbandoned { throw VignetteError(.limitExceeded, "stopped: its request was given up") }
+                try WorkPool.stopIfAbandoned()
                 let n = read(buffer.baseAddress!, rowBytes, Int32(band), &err)
                 if n < 0 { throw CodecError.make(err, format: format) }
                 if n == 0 { break }

@@ -50,9 +50,9 @@ public final class MemoryBudget: @unchecked Sendable {
         condition.lock()
         while used + amount > bytes {
             // A request given up while it waits leaves the queue rather than decode for nobody.
-            if WorkPool.currentJobIsAbandoned {
+            do { try WorkPool.stopIfAbandoned() } catch {
                 condition.unlock()
-                throw VignetteError(.limitExceeded, "stopped: its request was given up")
+                throw error
             }
             _ = condition.wait(until: Date(timeIntervalSinceNow: 0.05))
         }

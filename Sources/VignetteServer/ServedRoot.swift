@@ -4,11 +4,12 @@ public import VignetteCore
 /// The directory the service serves, and the only way a request's path becomes a file path.
 ///
 /// A relative path from a request is accepted only when it opens a regular file whose real
-/// location (symbolic links resolved, asked of the open descriptor) is below the root: absolute paths, any `..` component,
-/// percent signs left after the one decoding the URL needs (double-encoded traversal), NUL
-/// bytes and links out of the root are all refused, and the caller answers 404 without saying
-/// which rule applied. Dotfiles and dot-directories (`.env`, `.git/config`) are refused too,
-/// by name and by real location, unless the root is made with `servesDotfiles`.
+/// location (symbolic links resolved, asked of the open descriptor) is below the root:
+/// absolute paths, any `..` component, percent signs left after the one decoding the URL needs
+/// (double-encoded traversal), NUL bytes and links out of the root are all refused, and the
+/// caller answers 404 without saying which rule applied. Dotfiles and dot-directories (`.env`,
+/// `.git/config`) are refused too, by name and by real location, unless the root is made with
+/// `servesDotfiles`.
 public struct ServedRoot: Sendable {
     /// The root's real path (symbolic links resolved), without a trailing slash.
     public let path: String

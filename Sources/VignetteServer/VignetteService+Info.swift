@@ -11,9 +11,9 @@ extension VignetteService {
         let file = try servedFile(query)
         let key = key("type", file: file, [])
         if let unchanged = notModified(request, key) { return unchanged }
-        let (resolver, catalog) = (resolver, registry.catalog)
+        let (pipeline, catalog) = (thumbnails, registry.catalog)
         let object = try await pool.run(timeout: configuration.timeoutSeconds) { () throws -> [String: String] in
-            let resolution = resolver.resolve(try FileSample(path: file.opened.path, filename: file.opened.name))
+            let resolution = try pipeline.input(opened: file.opened, displayPath: file.relative).resolution
             return ["identifier": resolution.type.identifier]
         }
         guard let identifier = object["identifier"], let type = catalog.type(withIdentifier: identifier) else { throw HTTPFailure.notFound }

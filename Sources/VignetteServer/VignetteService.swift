@@ -21,8 +21,6 @@ public final class VignetteService: Sendable {
     let thumbnails: ThumbnailPipeline
     /// Files to previews.
     let previews: PreviewPipeline
-    /// Type resolution over the registry's catalog.
-    var resolver: TypeResolver { thumbnails.resolver }
     /// Where generator calls run.
     public let pool: WorkPool
     /// The Prometheus registry behind `/metrics`.

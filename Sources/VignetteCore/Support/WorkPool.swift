@@ -58,6 +58,11 @@ public final class WorkPool: @unchecked Sendable {
         (Thread.current.threadDictionary[jobKey] as? Job)?.isFinished ?? false
     }
 
+    /// Throws when `currentJobIsAbandoned`: the one check long work makes between steps.
+    public static func stopIfAbandoned() throws {
+        if currentJobIsAbandoned { throw VignetteError(.limitExceeded, "stopped: its request was given up") }
+    }
+
     /// Jobs admitted and not finished (running plus waiting).
     public var inFlight: Int { locked { admitted } }
 
