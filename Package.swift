@@ -49,17 +49,23 @@ let package = Package(
     targets: [
         // System libraries through pkg-config (no unsafe flags, so other packages can depend on
         // Vignette by version); the C shim is their only user. Debian's libbz2-dev ships no .pc
-        // file: bz2 is linked by name.
+        // file: bz2 is linked by name, like giflib and LibRaw below.
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CLZMA", pkgConfig: "liblzma", providers: [.apt(["liblzma-dev"])]),
-        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CLCMS", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .target(
             name: "CVignetteCodecs",
-            dependencies: ["CJPEG", "CPNG", "CFreeType", "CZlib", "CLZMA", "CWebP"],
-            linkerSettings: [.linkedLibrary("bz2")]
+            dependencies: ["CJPEG", "CPNG", "CFreeType", "CZlib", "CLZMA", "CWebP", "CTIFF", "CHeif", "CLCMS"],
+            // giflib (libgif-dev) ships no .pc file; LibRaw's (libraw-dev) adds -fopenmp and
+            // libjxl's (libjxl-dev) -DHWY_SHARED_DEFINE, flags SwiftPM refuses: all linked by name
+            // (libraw_r.so pulls in libgomp itself).
+            linkerSettings: [.linkedLibrary("bz2"), .linkedLibrary("gif"), .linkedLibrary("raw_r"), .linkedLibrary("jxl")]
         ),
         vignetteTarget(
             "VignetteCore", [.product(name: "Logging", package: "swift-log")], resources: [.copy("Resources/UniformTypes.json")]),

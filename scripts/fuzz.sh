@@ -23,6 +23,7 @@ out=$root/.build-fuzz
 # harness:group:kind
 harnesses=(
     jpeg:images:c jpeg-dc:images:c png:images:c webp:images:c image-header:images:swift
+    gif:formats:c tiff:formats:c bmp:formats:c heif:formats:c jxl:formats:c raw:formats:c icc:formats:c
     stream:containers:c zip:containers:swift tar:containers:swift office:containers:swift
     types:types-and-text:swift text:types-and-text:swift fallback:types-and-text:swift font:types-and-text:c
     json:previewers:swift csv:previewers:swift markdown:previewers:swift xml:previewers:swift plist:previewers:swift
@@ -60,9 +61,9 @@ group_size() { local n=0 h; for h in "${harnesses[@]}"; do [[ $h == *":$1:"* ]] 
 
 # ---- build --------------------------------------------------------------------------------
 mkdir -p "$out/c"
-packages="libjpeg libpng freetype2 zlib liblzma libwebp"
+packages="libjpeg libpng freetype2 zlib liblzma libwebpdemux libtiff-4 libheif libjxl lcms2"
 cflags="-g -O1 -fno-omit-frame-pointer -ISources/CVignetteCodecs/include $(pkg-config --cflags $packages)"
-libs="$(pkg-config --libs $packages) -lbz2"
+libs="$(pkg-config --libs $packages) -lgif -lraw_r -lbz2"
 need_swift=0
 for h in "${selected[@]}"; do
     IFS=: read -r name group kind <<<"$h"
@@ -89,6 +90,14 @@ seeds() {
     jpeg | jpeg-dc) find $t/VignetteImagingTests/Fixtures/jpeg Samples $t/VignetteServerTests/Fixtures -name '*.jp*g' ;;
     png) find $t/VignetteImagingTests/Fixtures/pngsuite Samples -name '*.png' ;;
     webp) find $t/VignetteImagingTests/Fixtures/webp -name '*.webp' ;;
+    gif) find $t/VignetteImagingTests/Fixtures/formats/gif -name '*.gif' ;;
+    tiff) find $t/VignetteImagingTests/Fixtures/formats/tiff $t/VignetteImagingTests/Fixtures/color -name '*.tif*' ;;
+    bmp) find $t/VignetteImagingTests/Fixtures/formats/bmp $t/VignetteImagingTests/Fixtures/formats/ico $t/VignetteImagingTests/Fixtures/formats/other-images \
+        -name '*.bmp' -o -name '*.ico' -o -name '*.cur' -o -name '*.tga' -o -name '*.p?m' ;;
+    heif) find $t/VignetteImagingTests/Fixtures/formats/other-images $t/VignetteImagingTests/Fixtures/color -name '*.avif' -o -name '*.hei?' ;;
+    jxl) find $t/VignetteImagingTests/Fixtures/formats/other-images $t/VignetteImagingTests/Fixtures/color -name '*.jxl' ;;
+    raw) find $t/VignetteImagingTests/Fixtures/raw -type f ! -name '*.md' ;;
+    icc) ;; # Fuzz/seeds/icc: profiles from Debian's icc-profiles-free
     image-header) find $t/VignetteImagingTests/Fixtures/pngsuite -name 'bas*.png'
         find $t/VignetteImagingTests/Fixtures/jpeg/libjpeg-turbo -name '*.jpg'
         find $t/VignetteImagingTests/Fixtures -name '*.gif' -o -name '*.bmp' -o -name '*.tif*' -o -name '*.webp' -o -name '*.ico' ;;

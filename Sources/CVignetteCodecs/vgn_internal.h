@@ -52,4 +52,20 @@ VGN_HIDDEN int vgn_buf_reserve(vgn_buf *b, size_t extra);
 /* Appends n bytes; 0 on success, -1 on overflow/out of memory. */
 VGN_HIDDEN int vgn_buf_append(vgn_buf *b, const uint8_t *p, size_t n);
 
+
+#include "vgn_decoder.h"
+
+/* The common head of every streaming decoder (see vgn_decoder.h); each codec's handle starts with
+ * one and fills it in open. read_rows/close are the codec's own; vgn_decoder.c dispatches. */
+struct vgn_decoder {
+    int (*read_rows)(vgn_decoder *d, uint8_t *dst, size_t stride, int max_rows, vgn_error *err);
+    void (*close)(vgn_decoder *d);
+    uint32_t width, height; /* size of the rows read_rows gives */
+    size_t working;         /* bytes still to be allocated while reading */
+    const uint8_t *icc;     /* the embedded ICC profile (owned by the codec's handle), or NULL */
+    size_t icc_size;
+    int icc_cmyk;           /* 1: a CMYK profile the codec applies itself once given cmyk_transform */
+    const struct vgn_icc *cmyk_transform; /* set by vgn_decoder_set_cmyk_transform before the first read */
+};
+
 #endif /* VGN_INTERNAL_H */

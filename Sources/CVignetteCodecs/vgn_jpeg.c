@@ -9,6 +9,7 @@
 #include <jerror.h>
 #include <jpeglib.h>
 
+#include "vgn_icc.h"
 #include "vgn_internal.h"
 
 /* ---- error manager ---------------------------------------------------------------- */
@@ -174,6 +175,7 @@ struct vgn_jpeg {
     int out_channels;
     uint32_t out_w, out_h;
     JSAMPARRAY cmyk_row;  /* 1 row of out_w*4 samples (JPOOL_IMAGE) */
+    const vgn_icc *cmyk_transform; /* the embedded CMYK profile's transform to sRGB, if any */
     int call_rows;        /* rows written by the current read_rows call */
 };
 
@@ -227,6 +229,7 @@ static void vgn_jpeg_open_impl(vgn_jpeg *j, const uint8_t *data, size_t size)
     j->progress.progress_monitor = vgn_jpeg_progress;
     c->progress = &j->progress;
     jpeg_save_markers(c, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_save_markers(c, JPEG_APP0 + 2, 0xFFFF); /* ICC_PROFILE segments */
     jpeg_mem_src(c, data, (unsigned long)size);
     (void)jpeg_read_header(c, TRUE);
 }
@@ -414,7 +417,9 @@ static void vgn_jpeg_read_impl(vgn_jpeg *j, uint8_t *dst, size_t stride, int max
         JDIMENSION n;
         if (j->cmyk) {
             n = jpeg_read_scanlines(c, j->cmyk_row, 1);
-            if (n == 1)
+            if (n == 1 && j->cmyk_transform != NULL)
+                vgn_icc_apply(j->cmyk_transform, j->cmyk_row[0], dst + (size_t)j->call_rows * stride, j->out_w);
+            else if (n == 1)
                 vgn_cmyk_to_rgb(j->cmyk_row[0], dst + (size_t)j->call_rows * stride, j->out_w,
                                 j->adobe_inverted);
         } else {
@@ -630,4 +635,31 @@ int vgn_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size
     vgn_err_fill(err, VGN_OK, NULL, &e->warn);
     free(e);
     return VGN_OK;
+}
+
+int vgn_jpeg_icc(vgn_jpeg *j, uint8_t **profile, size_t *size)
+{
+    JOCTET *data = NULL;
+    unsigned int length = 0;
+    if (profile != NULL) *profile = NULL;
+    if (size != NULL) *size = 0;
+    if (j == NULL || profile == NULL || size == NULL || !j->created) return 0;
+    /* Walks the saved APP2 markers only; a malformed sequence gives a libjpeg warning, not an error. */
+    if (setjmp(j->jerr.jb)) return 0;
+    if (!jpeg_read_icc_profile(&j->cinfo, &data, &length) || data == NULL) return 0;
+    *profile = data;
+    *size = length;
+    return 1;
+}
+
+void vgn_jpeg_set_cmyk_transform(vgn_jpeg *j, const vgn_icc *t)
+{
+    if (j != NULL) j->cmyk_transform = t;
+}
+
+int vgn_jpeg_cmyk_inverted(const vgn_jpeg *j)
+{
+    if (j == NULL) return -1;
+    if (j->cinfo.jpeg_color_space != JCS_CMYK && j->cinfo.jpeg_color_space != JCS_YCCK) return -1;
+    return 1; /* see vgn_jpeg_start: every CMYK JPEG is read as Adobe's inverted CMYK */
 }

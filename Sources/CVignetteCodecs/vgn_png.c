@@ -7,6 +7,7 @@
 
 #include <png.h>
 
+#include "vgn_icc.h"
 #include "vgn_internal.h"
 
 /* ---- shared error plumbing ------------------------------------------------------ */
@@ -118,13 +119,14 @@ static void vgn_png_open_impl(struct vgn_png *p, vgn_image_info *info)
     png_uint_32 w = 0, h = 0;
     int bd = 0, ct = 0, il = 0;
     /* everything except IHDR/PLTE/tRNS/IDAT/IEND is skipped (CRC still checked)... */
-    static const png_byte exif_name[5] = {'e', 'X', 'I', 'f', '\0'};
+    static const png_byte kept[10] = {'e', 'X', 'I', 'f', '\0', 'i', 'C', 'C', 'P', '\0'};
 
     png_set_user_limits(png, VGN_PNG_MAX_DIMENSION, VGN_PNG_MAX_DIMENSION);
     png_set_chunk_malloc_max(png, VGN_PNG_MAX_CHUNK);
     png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, -1);
-    /* ...except eXIf, read for the orientation */
-    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_AS_DEFAULT, exif_name, 1);
+    /* ...except eXIf, read for the orientation, and iCCP, the colour profile (inflated by
+       libpng under the chunk cap above) */
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_AS_DEFAULT, kept, 2);
     png_set_read_fn(png, p, vgn_png_read_fn);
 #ifdef PNG_IGNORE_ADLER32
     /* Every chunk, IDAT included, is still CRC-checked; zlib's Adler-32 over the same bytes
@@ -533,4 +535,20 @@ int vgn_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_
     vgn_err_fill(err, VGN_OK, NULL, &e->warn);
     free(e);
     return VGN_OK;
+}
+
+int vgn_png_icc(vgn_png *p, const uint8_t **profile, size_t *size)
+{
+    png_charp name = NULL;
+    png_bytep data = NULL;
+    png_uint_32 length = 0;
+    int compression = 0;
+    if (profile != NULL) *profile = NULL;
+    if (size != NULL) *size = 0;
+    if (p == NULL || p->state == VGN_PST_FAILED || profile == NULL || size == NULL) return 0;
+    /* png_get_iCCP only reads what png_read_info stored (a checked, inflated iCCP); it never longjmps. */
+    if (png_get_iCCP(p->png, p->info, &name, &compression, &data, &length) != PNG_INFO_iCCP || data == NULL) return 0;
+    *profile = data;
+    *size = length;
+    return 1;
 }

@@ -2,8 +2,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <webp/decode.h>
+#include <webp/demux.h>
 
 #include "vgn_codecs.h"
+#include "vgn_icc.h"
 #include "vgn_internal.h"
 
 static const char *vgn_webp_reason(VP8StatusCode status)
@@ -55,6 +57,23 @@ int vgn_webp_info(const uint8_t *data, size_t size, vgn_image_info *info, int *a
     info->bit_depth = 8;
     info->orientation = 1;
     if (animated != NULL) *animated = features.has_animation;
+    if (size >= 30 && memcmp(data + 12, "VP8X", 4) == 0 && (data[20] & 0x08)) { /* VP8X with the EXIF flag: the orientation, as for JPEG and PNG */
+        WebPData webp_data = {data, size};
+        WebPDemuxer *demux = WebPDemux(&webp_data);
+        WebPChunkIterator chunk;
+        if (demux != NULL && WebPDemuxGetChunk(demux, "EXIF", 1, &chunk)) {
+            const uint8_t *exif = chunk.chunk.bytes;
+            size_t length = chunk.chunk.size;
+            /* Some writers keep JPEG's "Exif\0\0" prefix before the TIFF header. */
+            if (length >= 6 && memcmp(exif, "Exif\0\0", 6) == 0) {
+                exif += 6;
+                length -= 6;
+            }
+            info->orientation = vgn_exif_orientation_tiff(exif, length);
+            WebPDemuxReleaseChunkIterator(&chunk);
+        }
+        WebPDemuxDelete(demux);
+    }
     vgn_err_fill(err, VGN_OK, NULL, NULL);
     return VGN_OK;
 }
@@ -94,4 +113,66 @@ int vgn_webp_decode(const uint8_t *data, size_t size, uint32_t out_w, uint32_t o
     }
     vgn_err_fill(err, VGN_OK, NULL, NULL);
     return VGN_OK;
+}
+
+int vgn_webp_decode_first_frame(const uint8_t *data, size_t size, uint8_t *dst, size_t stride, uint32_t *frames,
+                                vgn_error *err)
+{
+    WebPData webp_data = {data, size};
+    WebPAnimDecoderOptions options;
+    WebPAnimDecoder *decoder;
+    WebPAnimInfo anim;
+    uint8_t *canvas = NULL;
+    int timestamp = 0;
+    if (data == NULL || dst == NULL || !WebPAnimDecoderOptionsInit(&options)) {
+        vgn_err_fill(err, VGN_E_STATE, "bad output buffer", NULL);
+        return VGN_E_STATE;
+    }
+    options.color_mode = MODE_RGBA;
+    options.use_threads = 0;
+    /* The demuxer reads only the chunk headers of the other frames, never their bitstreams. */
+    decoder = WebPAnimDecoderNew(&webp_data, &options);
+    if (decoder == NULL) {
+        vgn_err_fill(err, VGN_E_INVALID, "bad animation structure", NULL);
+        return VGN_E_INVALID;
+    }
+    if (!WebPAnimDecoderGetInfo(decoder, &anim) || anim.canvas_width == 0 || anim.canvas_height == 0 ||
+        stride < (size_t)anim.canvas_width * 4) {
+        WebPAnimDecoderDelete(decoder);
+        vgn_err_fill(err, VGN_E_INVALID, "bad animation canvas", NULL);
+        return VGN_E_INVALID;
+    }
+    if (frames != NULL) *frames = anim.frame_count;
+    if (!WebPAnimDecoderGetNext(decoder, &canvas, &timestamp) || canvas == NULL) {
+        WebPAnimDecoderDelete(decoder);
+        vgn_err_fill(err, VGN_E_INVALID, "the first frame cannot be decoded", NULL);
+        return VGN_E_INVALID;
+    }
+    for (uint32_t y = 0; y < anim.canvas_height; y++)
+        memcpy(dst + (size_t)y * stride, canvas + (size_t)y * anim.canvas_width * 4, (size_t)anim.canvas_width * 4);
+    WebPAnimDecoderDelete(decoder);
+    vgn_err_fill(err, VGN_OK, NULL, NULL);
+    return VGN_OK;
+}
+
+int vgn_webp_icc(const uint8_t *data, size_t size, const uint8_t **profile, size_t *profile_size)
+{
+    WebPData webp_data = {data, size};
+    WebPDemuxer *demux;
+    WebPChunkIterator chunk;
+    int found = 0;
+    if (profile != NULL) *profile = NULL;
+    if (profile_size != NULL) *profile_size = 0;
+    if (data == NULL || profile == NULL || profile_size == NULL) return 0;
+    demux = WebPDemux(&webp_data);
+    if (demux == NULL) return 0;
+    if ((WebPDemuxGetI(demux, WEBP_FF_FORMAT_FLAGS) & ICCP_FLAG) && WebPDemuxGetChunk(demux, "ICCP", 1, &chunk)) {
+        /* The chunk's bytes are `data`'s own: they outlive the demuxer. */
+        *profile = chunk.chunk.bytes;
+        *profile_size = chunk.chunk.size;
+        found = 1;
+        WebPDemuxReleaseChunkIterator(&chunk);
+    }
+    WebPDemuxDelete(demux);
+    return found;
 }

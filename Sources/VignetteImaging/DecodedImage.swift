@@ -11,3 +11,14 @@ public struct DecodedImage: Sendable {
     /// Library warnings (e.g. "Premature end of JPEG file"): the image may be partial.
     public let warnings: [String]
 }
+
+extension DecodedImage {
+    /// This image with its colours converted to sRGB by `transform` (itself when there is none).
+    func converted(by transform: ColorTransform?) -> DecodedImage {
+        guard let transform else { return self }
+        var bitmap = self.bitmap
+        transform.apply(to: &bitmap)
+        return DecodedImage(
+            bitmap: bitmap, sourceWidth: sourceWidth, sourceHeight: sourceHeight, orientation: orientation, warnings: warnings)
+    }
+}

@@ -25,6 +25,27 @@ public enum ImageDecoder {
         let width = Int(info.width)
         let height = Int(info.height)
         try checkPixels(width: width, height: height, limits: limits)
+        var profile: UnsafeMutablePointer<UInt8>? = nil
+        var profileSize = 0
+        vgn_jpeg_icc(j, &profile, &profileSize)
+        defer { vgn_free(profile) }
+        let embedded = UnsafeRawBufferPointer(start: profile, count: profile == nil ? 0 : profileSize)
+        let inverted = vgn_jpeg_cmyk_inverted(j)
+        // CMYK rows go through the profile in the shim; RGB is converted on the thumbnail.
+        let cmyk = inverted >= 0 ? ColorTransform.toSRGB(embedded, layout: inverted == 1 ? .cmykInverted : .cmyk) : nil
+        let rgb = inverted < 0 ? ColorTransform.toSRGB(embedded, layout: .rgba) : nil
+        if let cmyk { vgn_jpeg_set_cmyk_transform(j, cmyk.handle) }
+        return try withExtendedLifetime(cmyk) {
+            try jpegPixels(data, j, info: info, limits: limits, request: request).converted(by: rgb)
+        }
+    }
+
+    /// The rest of `jpeg` once the header and profile are read: the low-frequency or libjpeg path.
+    static func jpegPixels(
+        _ data: UnsafeRawBufferPointer, _ j: OpaquePointer, info: vgn_image_info, limits: ImageLimits, request: ThumbnailRequest
+    ) throws -> DecodedImage {
+        let width = Int(info.width)
+        let height = Int(info.height)
         let target = request.outputSize(width: width, height: height)
         let denom = jpegScaleDenominator(width: width, height: height, target: target)
         let orientation = ImageOrientation(exif: Int(info.orientation))
@@ -129,10 +150,14 @@ public enum ImageDecoder {
         try checkPixels(width: width, height: height, limits: limits)
         let target = request.outputSize(width: width, height: height)
         let resampling = target != (width, height)
+        var profile: UnsafePointer<UInt8>? = nil
+        var profileSize = 0
+        vgn_png_icc(p, &profile, &profileSize)
+        let rgb = ColorTransform.toSRGB(UnsafeRawBufferPointer(start: profile, count: profile == nil ? 0 : profileSize), layout: .rgba)
         // Adam7 is decoded whole into an RGBA buffer; an unscaled image is one bitmap.
         let whole = info.interlaced != 0 || !resampling ? width * height * 4 : width * 4 * band * 2
         return try limits.holding(whole + target.width * target.height * 4 * 2, for: "the image") {
-            try decodePNG(p, info: info, source: (width, height), target: target)
+            try decodePNG(p, info: info, source: (width, height), target: target).converted(by: rgb)
         }
     }
 
@@ -172,7 +197,7 @@ public enum ImageDecoder {
             orientation: orientation, warnings: CodecError.warning(err).map { [$0] } ?? [])
     }
 
-    /// A thumbnail of WebP data for `request` (still images; an animation's first frame is not read).
+    /// A thumbnail of WebP data for `request` (an animation's first frame; the other frames are never decoded).
     ///
     /// libwebp scales while it decodes, so only the scaled picture is ever held: to twice the
     /// target (like JPEG's shrink-on-load, leaving the Lanczos reduce a 2x margin), then down.
@@ -188,14 +213,33 @@ public enum ImageDecoder {
         let width = Int(info.width)
         let height = Int(info.height)
         try checkPixels(width: width, height: height, limits: limits)
-        if animated != 0 { throw VignetteError(.unsupported, "animated WebP is not decoded here") }
         let target = request.outputSize(width: width, height: height)
+        var profile: UnsafePointer<UInt8>? = nil
+        var profileSize = 0
+        vgn_webp_icc(base, data.count, &profile, &profileSize)
+        let rgb = ColorTransform.toSRGB(UnsafeRawBufferPointer(start: profile, count: profile == nil ? 0 : profileSize), layout: .rgba)
+        let image =
+            animated != 0
+            ? try webpFirstFrame(base, data.count, width: width, height: height, target: target, limits: limits)
+            : try webpStill(base, data.count, width: width, height: height, target: target, limits: limits)
+        let orientation = ImageOrientation(exif: Int(info.orientation))
+        return DecodedImage(
+            bitmap: image.bitmap.applying(orientation), sourceWidth: width, sourceHeight: height, orientation: orientation,
+            warnings: image.warnings
+        ).converted(by: rgb)
+    }
+
+    /// A still WebP decoded by libwebp straight to twice `target`, then shrunk.
+    static func webpStill(
+        _ base: UnsafePointer<UInt8>, _ count: Int, width: Int, height: Int, target: (width: Int, height: Int), limits: ImageLimits
+    ) throws -> DecodedImage {
+        var err = vgn_error()
         let decoded = (width: min(width, max(1, target.width * 2)), height: min(height, max(1, target.height * 2)))
         return try limits.holding(decoded.width * decoded.height * 4 + target.width * target.height * 4 * 2, for: "the image") {
             var bitmap = Bitmap(width: decoded.width, height: decoded.height)
             let status = bitmap.pixels.withUnsafeMutableBufferPointer { buffer in
                 vgn_webp_decode(
-                    base, data.count, UInt32(decoded.width), UInt32(decoded.height), buffer.baseAddress, decoded.width * 4, &err)
+                    base, count, UInt32(decoded.width), UInt32(decoded.height), buffer.baseAddress, decoded.width * 4, &err)
             }
             guard status == 0 else { throw CodecError.make(err, format: "WebP") }
             try WorkPool.stopIfAbandoned()
@@ -207,6 +251,29 @@ public enum ImageDecoder {
             bitmap.pixels.withUnsafeBufferPointer { buffer in
                 scaler.push(buffer.baseAddress!, stride: decoded.width * 4, count: decoded.height)
             }
+            return DecodedImage(bitmap: scaler.finish(), sourceWidth: width, sourceHeight: height, orientation: .up, warnings: [])
+        }
+    }
+
+    /// The first frame of an animated WebP, composed on its canvas and shrunk to `target`.
+    static func webpFirstFrame(
+        _ base: UnsafePointer<UInt8>, _ count: Int, width: Int, height: Int, target: (width: Int, height: Int), limits: ImageLimits
+    ) throws -> DecodedImage {
+        // libwebpdemux holds the canvas and its own copy of it: twice the canvas, plus ours.
+        try limits.holding(width * height * 4 * 3 + target.width * target.height * 4 * 2, for: "the image") {
+            var err = vgn_error()
+            var frames: UInt32 = 0
+            var canvas = Bitmap(width: width, height: height)
+            let status = canvas.pixels.withUnsafeMutableBufferPointer { buffer in
+                vgn_webp_decode_first_frame(base, count, buffer.baseAddress, width * 4, &frames, &err)
+            }
+            guard status == 0 else { throw CodecError.make(err, format: "WebP") }
+            try WorkPool.stopIfAbandoned()
+            guard target != (width, height) else {
+                return DecodedImage(bitmap: canvas, sourceWidth: width, sourceHeight: height, orientation: .up, warnings: [])
+            }
+            let scaler = Downscaler(inWidth: width, inHeight: height, channels: 4, outWidth: target.width, outHeight: target.height)
+            canvas.pixels.withUnsafeBufferPointer { scaler.push($0.baseAddress!, stride: width * 4, count: height) }
             return DecodedImage(bitmap: scaler.finish(), sourceWidth: width, sourceHeight: height, orientation: .up, warnings: [])
         }
     }

@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-public import VignetteCore
+import VignetteCore
 
 /// Decode memory shared by every image being made at once in this process.
 ///

@@ -4,3 +4,5 @@
 #include "vgn_inflate.h"
 #include "vgn_text.h"
 #include "vgn_process.h"
+#include "vgn_decoder.h"
+#include "vgn_icc.h"

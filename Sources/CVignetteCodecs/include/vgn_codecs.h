@@ -57,7 +57,7 @@ typedef struct {
     int arithmetic;         /* JPEG: arithmetic entropy coding (SOF9/SOF10) */
     int interlaced;         /* PNG: Adam7 */
     int has_alpha;          /* PNG: alpha channel or a valid tRNS chunk */
-    int orientation;        /* EXIF orientation 1..8 (JPEG APP1 "Exif", PNG eXIf before IDAT); 1 when absent/invalid */
+    int orientation;        /* EXIF orientation 1..8 (JPEG APP1 "Exif", PNG eXIf before IDAT, WebP EXIF chunk); 1 when absent/invalid */
 } vgn_image_info;
 
 /* Limits applied inside the shim (informational; plain literals so Swift imports the right values). */
@@ -124,6 +124,12 @@ int vgn_webp_info(const uint8_t *data, size_t size, vgn_image_info *info, int *a
  * a few rows are ever held. Returns VGN_OK or a negative vgn_status. */
 int vgn_webp_decode(const uint8_t *data, size_t size, uint32_t out_w, uint32_t out_h, uint8_t *dst, size_t stride,
                     vgn_error *err);
+
+/* Decodes the first frame of an animated WebP (libwebpdemux) composed on its canvas: RGBA8 rows of
+ * the canvas size vgn_webp_info reported into dst (stride >= width*4, stride*height bytes). The
+ * other frames' bitstreams are never decoded; *frames (may be NULL) gets the frame count. */
+int vgn_webp_decode_first_frame(const uint8_t *data, size_t size, uint8_t *dst, size_t stride, uint32_t *frames,
+                                vgn_error *err);
 
 /* Frees a buffer returned by an encoder (NULL is fine). */
 void vgn_free(void *p);

@@ -1,0 +1,2 @@
+/* The libheif-dev headers, for the module map: only CVignetteCodecs uses them, through its own C. */
+#include <libheif/heif.h>

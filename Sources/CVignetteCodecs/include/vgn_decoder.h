@@ -1,0 +1,118 @@
+/*
+ * vgn_decoder.h - the row-streaming decoders beyond JPEG/PNG/WebP: BMP, ICO/CUR, TGA, PNM/PAM,
+ * GIF (giflib), TIFF (libtiff), HEIF/AVIF (libheif), JPEG XL (libjxl); and camera RAW previews
+ * (LibRaw). The conventions of vgn_codecs.h apply (vgn_error filled by every call, no global
+ * mutable state, no output on stderr, input memory owned by the caller and kept alive until close).
+ *
+ * Every format opens to the same handle:
+ *   open       parses the header only: info->width/height is the full picture as stored (for the
+ *              caller's pixel cap), nothing proportional to the picture's area is allocated yet;
+ *   size       the size of the rows read_rows gives (a reduced subfile or embedded thumbnail when
+ *              the format has one covering the target; already rotated when the library applies
+ *              the file's orientation itself, in which case info->orientation is 1);
+ *   working    bytes the decoder may still allocate while reading (strip, frame, whole-image
+ *              buffers), so the caller can hold its memory budget before the first read;
+ *   read_rows  RGBA8 rows top-down in stored order (straight alpha, opaque = 255), up to max_rows
+ *              rows at dst + i*stride (stride >= width*4); returns rows written, 0 at the end, a
+ *              negative vgn_status on error (rows returned before stay valid);
+ *   close      frees everything (NULL is fine).
+ * info->orientation (EXIF numbering 1..8) is what the caller still has to apply.
+ */
+#ifndef VGN_DECODER_H
+#define VGN_DECODER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vgn_codecs.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct vgn_decoder vgn_decoder;
+struct vgn_icc; /* vgn_icc.h */
+
+void vgn_decoder_size(const vgn_decoder *d, uint32_t *width, uint32_t *height);
+size_t vgn_decoder_working_bytes(const vgn_decoder *d);
+int vgn_decoder_read_rows(vgn_decoder *d, uint8_t *dst, size_t stride, int max_rows, vgn_error *err);
+void vgn_decoder_close(vgn_decoder *d);
+
+/* The picture's embedded ICC profile (valid until close), if the codec found one it can use;
+ * returns 0 and NULL when there is none. *cmyk = 0: an RGB profile, which the caller applies to
+ * the output; *cmyk = 1: a CMYK profile, whose VGN_ICC_CMYK8 transform the caller hands back with
+ * vgn_decoder_set_cmyk_transform before the first read (the codec converts the samples itself;
+ * without it they get the plain CMYK formula). */
+int vgn_decoder_icc(const vgn_decoder *d, const uint8_t **profile, size_t *size, int *cmyk);
+void vgn_decoder_set_cmyk_transform(vgn_decoder *d, const struct vgn_icc *t);
+
+/* `target` (where taken) is the longest side the caller wants, so a format with reduced copies
+ * (TIFF reduced-resolution subfiles, HEIF thumbnails, ICO entries) can pick the smallest one that
+ * still covers it; 0 means the full picture. */
+
+/* BMP ("BM"): 1/2/4/8/16/24/32 bit, RLE4/RLE8, BI_BITFIELDS/ALPHABITFIELDS, top-down, V4/V5, OS/2. */
+vgn_decoder *vgn_bmp_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
+
+/* A DIB as stored inside ICO/CUR (BITMAPINFOHEADER with doubled height, then the AND mask). */
+vgn_decoder *vgn_dib_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
+
+/* ICO/CUR directory: picks the entry to show for `target` (the smallest covering it, else the
+ * largest; more colours breaking ties) and gives its byte range; *is_png says whether it is a PNG
+ * (decode with vgn_png_open) or a DIB (vgn_dib_open). info gets the entry's size. */
+int vgn_ico_select(const uint8_t *data, size_t size, uint32_t target, size_t *offset, size_t *length, int *is_png,
+                   vgn_image_info *info, vgn_error *err);
+
+/* TGA: colour-mapped, true-colour, grey; raw or RLE; any origin. */
+vgn_decoder *vgn_tga_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
+
+/* PNM/PAM: P1-P6 (ASCII and binary), P7 (GRAYSCALE, RGB, *_ALPHA, BLACKANDWHITE); 16-bit maxval scaled. */
+vgn_decoder *vgn_pnm_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
+
+/* GIF (giflib): the first frame composed on the logical screen (transparent elsewhere), interlaced
+ * or not; the rest of the file is never read. info->width/height is the logical screen. */
+vgn_decoder *vgn_gif_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
+
+/* TIFF (libtiff): the first page, or a reduced-resolution copy of it covering `target`. */
+vgn_decoder *vgn_tiff_open(const uint8_t *data, size_t size, uint32_t target, vgn_image_info *info, vgn_error *err);
+
+/* HEIF/HEIC/AVIF (libheif): the primary image, or its embedded thumbnail when that covers
+ * `target`; libheif applies irot/imir/clap (info->orientation is 1). */
+vgn_decoder *vgn_heif_open(const uint8_t *data, size_t size, uint32_t target, vgn_image_info *info, vgn_error *err);
+
+/* JPEG XL (libjxl): the first frame, oriented by libjxl (info->orientation is 1). */
+vgn_decoder *vgn_jxl_open(const uint8_t *data, size_t size, uint32_t target, vgn_image_info *info, vgn_error *err);
+
+/* Camera RAW (LibRaw): never develops the raw data. Finds the embedded preview: on VGN_OK either
+ * *jpeg and *jpeg_size point at a JPEG inside `data`'s copy held by the handle (decode with the JPEG
+ * path), or *decoder is a vgn_decoder over a bitmap preview (close it before the raw handle).
+ * info->width/height is the preview's size, info->orientation the RAW's orientation (EXIF
+ * numbering) to apply to it. */
+typedef struct vgn_raw vgn_raw;
+vgn_raw *vgn_raw_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
+int vgn_raw_preview(vgn_raw *r, const uint8_t **jpeg, size_t *jpeg_size, vgn_decoder **decoder, vgn_image_info *info,
+                    vgn_error *err);
+void vgn_raw_close(vgn_raw *r);
+
+/* The embedded preview of a camera RAW, found by LibRaw in a forked child (LibRaw 0.20 has crashed
+ * on hostile files): the preview's bytes come back through a pipe, a crash or a hang past
+ * timeout_ms becomes an error. On VGN_OK, bytes (malloc'd: free with vgn_free) is a JPEG when
+ * is_jpeg, else width x height pixels of `colors` (1 or 3) bytes; orientation is the RAW's (EXIF
+ * numbering) and width/height the preview's. */
+typedef struct {
+    uint8_t *bytes;
+    size_t size;
+    int is_jpeg;
+    uint32_t width, height;
+    int colors;
+    int orientation;
+} vgn_raw_extract;
+int vgn_raw_extract_isolated(const uint8_t *data, size_t size, unsigned timeout_ms, vgn_raw_extract *out, vgn_error *err);
+
+/* A decoder streaming `pixels` (width x height, 1 or 3 bytes each, owned by the caller) as RGBA rows. */
+vgn_decoder *vgn_bitmap_open(const uint8_t *pixels, uint32_t width, uint32_t height, int colors);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VGN_DECODER_H */

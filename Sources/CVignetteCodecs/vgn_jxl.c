@@ -1,0 +1,282 @@
+/* vgn_jxl.c - JPEG XL through libjxl: basic info at open, the first frame decoded whole (RGBA8,
+ * oriented by libjxl) at the first read_rows, single-threaded (no parallel runner). See
+ * vgn_decoder.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <jxl/decode.h>
+
+#include "vgn_internal.h"
+
+typedef struct {
+    vgn_decoder base;
+    JxlDecoder *dec;
+    uint32_t ow, oh;   /* oriented full size */
+    int dc;            /* 1/8 mode: DC (8x8 averages) of the first frame */
+    uint8_t *pixels;   /* ow*oh*4, what libjxl writes */
+    uint8_t *rows;     /* what read_rows copies from (pixels, or the 1/8 reduction) */
+    uint32_t next_row;
+    int decoded;
+    int failed;
+    char failed_msg[VGN_MSG_LEN];
+    vgn_warnings warn;
+    uint8_t *icc;      /* the original colour profile of a non-XYB image (lossless), for the caller */
+} vgn_jxl;
+
+static void vgn_jxl_close(vgn_decoder *d)
+{
+    vgn_jxl *j = (vgn_jxl *)d;
+    if (j == NULL) return;
+    if (j->dec != NULL) JxlDecoderDestroy(j->dec);
+    if (j->rows != j->pixels) free(j->rows);
+    free(j->pixels);
+    free(j->icc);
+    free(j);
+}
+
+/* Averages each 8x8 block of the full-size buffer (libjxl's upsampled DC) into j->rows. */
+static int vgn_jxl_reduce(vgn_jxl *j)
+{
+    uint32_t sw = j->base.width, sh = j->base.height, x, y;
+    uint8_t *s = (uint8_t *)malloc((size_t)sw * sh * 4);
+    if (s == NULL) return -1;
+    for (y = 0; y < sh; y++) {
+        uint32_t y0 = y * 8, y1 = y0 + 8 > j->oh ? j->oh : y0 + 8;
+        for (x = 0; x < sw; x++) {
+            uint32_t x0 = x * 8, x1 = x0 + 8 > j->ow ? j->ow : x0 + 8, yy, xx, c;
+            uint32_t sum[4] = {0, 0, 0, 0}, n = (y1 - y0) * (x1 - x0), asum;
+            for (yy = y0; yy < y1; yy++) {
+                const uint8_t *p = j->pixels + ((size_t)yy * j->ow + x0) * 4;
+                for (xx = x0; xx < x1; xx++, p += 4) {
+                    /* alpha-weighted colour, so transparent pixels do not bleed */
+                    sum[0] += p[0] * (uint32_t)p[3];
+                    sum[1] += p[1] * (uint32_t)p[3];
+                    sum[2] += p[2] * (uint32_t)p[3];
+                    sum[3] += p[3];
+                }
+            }
+            asum = sum[3];
+            for (c = 0; c < 3; c++)
+                s[((size_t)y * sw + x) * 4 + c] = asum ? (uint8_t)((sum[c] + asum / 2) / asum) : 0;
+            s[((size_t)y * sw + x) * 4 + 3] = (uint8_t)((asum + n / 2) / n);
+        }
+    }
+    j->rows = s;
+    return 0;
+}
+
+/* Colour: an XYB (lossy) image is asked for in sRGB, which libjxl converts to itself; an image
+ * kept in its original space (lossless) hands that space's ICC profile to the caller. Reads up to
+ * the colour encoding, which comes right after the basic info, before any pixel data. */
+static void vgn_jxl_color(vgn_jxl *j, const JxlBasicInfo *bi)
+{
+    JxlPixelFormat fmt = {4, JXL_TYPE_UINT8, JXL_NATIVE_ENDIAN, 0};
+    JxlColorEncoding srgb;
+    size_t size = 0;
+    if (JxlDecoderProcessInput(j->dec) != JXL_DEC_COLOR_ENCODING) return;
+    if (!bi->uses_original_profile) {
+        memset(&srgb, 0, sizeof srgb);
+        srgb.color_space = bi->num_color_channels < 3 ? JXL_COLOR_SPACE_GRAY : JXL_COLOR_SPACE_RGB;
+        srgb.white_point = JXL_WHITE_POINT_D65;
+        srgb.primaries = JXL_PRIMARIES_SRGB;
+        srgb.transfer_function = JXL_TRANSFER_FUNCTION_SRGB;
+        srgb.rendering_intent = JXL_RENDERING_INTENT_PERCEPTUAL;
+        (void)JxlDecoderSetPreferredColorProfile(j->dec, &srgb);
+        return;
+    }
+    if (bi->num_color_channels < 3 ||
+        JxlDecoderGetICCProfileSize(j->dec, &fmt, JXL_COLOR_PROFILE_TARGET_DATA, &size) != JXL_DEC_SUCCESS ||
+        size < 132 || size > (4u << 20) || (j->icc = (uint8_t *)malloc(size)) == NULL)
+        return;
+    if (JxlDecoderGetColorAsICCProfile(j->dec, &fmt, JXL_COLOR_PROFILE_TARGET_DATA, j->icc, size) != JXL_DEC_SUCCESS) {
+        free(j->icc);
+        j->icc = NULL;
+        return;
+    }
+    j->base.icc = j->icc;
+    j->base.icc_size = size;
+}
+
+static int vgn_jxl_decode(vgn_jxl *j, vgn_error *err)
+{
+    JxlPixelFormat fmt = {4, JXL_TYPE_UINT8, JXL_NATIVE_ENDIAN, 0};
+    for (;;) {
+        JxlDecoderStatus st = JxlDecoderProcessInput(j->dec);
+        switch (st) {
+        case JXL_DEC_ERROR:
+            vgn_err_fill(err, VGN_E_INVALID, "libjxl: cannot decode the image", &j->warn);
+            return VGN_E_INVALID;
+        case JXL_DEC_NEED_MORE_INPUT:
+            vgn_err_fill(err, VGN_E_TRUNCATED, "libjxl: the data ends too early", &j->warn);
+            return VGN_E_TRUNCATED;
+        case JXL_DEC_SUCCESS:
+            /* the codestream ended without a frame */
+            vgn_err_fill(err, VGN_E_INVALID, "libjxl: the file has no frame", &j->warn);
+            return VGN_E_INVALID;
+        case JXL_DEC_NEED_IMAGE_OUT_BUFFER: {
+            size_t need = 0, have = (size_t)j->ow * j->oh * 4;
+            if (JxlDecoderImageOutBufferSize(j->dec, &fmt, &need) != JXL_DEC_SUCCESS || need != have) {
+                vgn_err_fill(err, VGN_E_INVALID, "libjxl: unexpected output buffer size", &j->warn);
+                return VGN_E_INVALID;
+            }
+            if (j->pixels == NULL) {
+                j->pixels = (uint8_t *)malloc(have);
+                if (j->pixels == NULL) {
+                    vgn_err_fill(err, VGN_E_NOMEM, "out of memory", &j->warn);
+                    return VGN_E_NOMEM;
+                }
+            }
+            if (JxlDecoderSetImageOutBuffer(j->dec, &fmt, j->pixels, have) != JXL_DEC_SUCCESS) {
+                vgn_err_fill(err, VGN_E_INVALID, "libjxl: cannot set the output buffer", &j->warn);
+                return VGN_E_INVALID;
+            }
+            break;
+        }
+        case JXL_DEC_FRAME_PROGRESSION:
+            if (j->dc && j->pixels != NULL && JxlDecoderGetIntendedDownsamplingRatio(j->dec) >= 8 &&
+                JxlDecoderFlushImage(j->dec) == JXL_DEC_SUCCESS) {
+                if (vgn_jxl_reduce(j) != 0) {
+                    vgn_err_fill(err, VGN_E_NOMEM, "out of memory", &j->warn);
+                    return VGN_E_NOMEM;
+                }
+                return VGN_OK;
+            }
+            break;
+        case JXL_DEC_FULL_IMAGE:
+            if (j->pixels == NULL) {
+                vgn_err_fill(err, VGN_E_INVALID, "libjxl: the frame gave no pixels", &j->warn);
+                return VGN_E_INVALID;
+            }
+            if (j->dc) {
+                /* no DC step came (modular/lossless frames have none): reduce the full frame */
+                if (vgn_jxl_reduce(j) != 0) {
+                    vgn_err_fill(err, VGN_E_NOMEM, "out of memory", &j->warn);
+                    return VGN_E_NOMEM;
+                }
+            } else {
+                j->rows = j->pixels;
+            }
+            return VGN_OK;
+        default:
+            /* events not subscribed to; keep going */
+            break;
+        }
+    }
+}
+
+static int vgn_jxl_read_rows(vgn_decoder *d, uint8_t *dst, size_t stride, int max_rows, vgn_error *err)
+{
+    vgn_jxl *j = (vgn_jxl *)d;
+    int n = 0;
+    if (j->failed != VGN_OK) {
+        vgn_err_fill(err, j->failed, j->failed_msg, &j->warn);
+        return j->failed;
+    }
+    if (!j->decoded && j->next_row < j->base.height) {
+        int rc = vgn_jxl_decode(j, err);
+        if (rc != VGN_OK) {
+            j->failed = rc;
+            if (err != NULL) memcpy(j->failed_msg, err->message, VGN_MSG_LEN);
+            else vgn_copy_message(j->failed_msg, "libjxl: cannot decode the image");
+            return rc;
+        }
+        j->decoded = 1;
+        /* the decoder is done with: free its frame state now */
+        JxlDecoderDestroy(j->dec);
+        j->dec = NULL;
+        if (j->rows != j->pixels) {
+            free(j->pixels);
+            j->pixels = NULL;
+        }
+    }
+    while (n < max_rows && j->next_row < j->base.height) {
+        memcpy(dst + (size_t)n * stride, j->rows + (size_t)j->next_row * j->base.width * 4, (size_t)j->base.width * 4);
+        n++;
+        j->next_row++;
+    }
+    vgn_err_fill(err, VGN_OK, NULL, &j->warn);
+    return n;
+}
+
+vgn_decoder *vgn_jxl_open(const uint8_t *data, size_t size, uint32_t target, vgn_image_info *info, vgn_error *err)
+{
+    vgn_jxl *j;
+    JxlBasicInfo bi;
+    JxlDecoderStatus st;
+
+    if (data == NULL || info == NULL) {
+        vgn_err_fill(err, VGN_E_STATE, "no data", NULL);
+        return NULL;
+    }
+    memset(info, 0, sizeof *info);
+    j = (vgn_jxl *)calloc(1, sizeof *j);
+    if (j == NULL) {
+        vgn_err_fill(err, VGN_E_NOMEM, "out of memory", NULL);
+        return NULL;
+    }
+    j->base.read_rows = vgn_jxl_read_rows;
+    j->base.close = vgn_jxl_close;
+    j->dec = JxlDecoderCreate(NULL);
+    if (j->dec == NULL) {
+        vgn_err_fill(err, VGN_E_NOMEM, "out of memory", NULL);
+        vgn_jxl_close(&j->base);
+        return NULL;
+    }
+    /* no JxlDecoderSetParallelRunner: everything runs on the calling thread */
+    if (JxlDecoderSubscribeEvents(j->dec, JXL_DEC_BASIC_INFO | JXL_DEC_COLOR_ENCODING | JXL_DEC_FULL_IMAGE |
+                                              JXL_DEC_FRAME_PROGRESSION) !=
+            JXL_DEC_SUCCESS ||
+        JxlDecoderSetKeepOrientation(j->dec, JXL_FALSE) != JXL_DEC_SUCCESS ||
+        JxlDecoderSetUnpremultiplyAlpha(j->dec, JXL_TRUE) != JXL_DEC_SUCCESS ||
+        JxlDecoderSetProgressiveDetail(j->dec, kDC) != JXL_DEC_SUCCESS ||
+        JxlDecoderSetInput(j->dec, data, size) != JXL_DEC_SUCCESS) {
+        vgn_err_fill(err, VGN_E_STATE, "libjxl: cannot set up the decoder", NULL);
+        vgn_jxl_close(&j->base);
+        return NULL;
+    }
+    JxlDecoderCloseInput(j->dec);
+    st = JxlDecoderProcessInput(j->dec);
+    if (st != JXL_DEC_BASIC_INFO) {
+        int code = st == JXL_DEC_NEED_MORE_INPUT ? VGN_E_TRUNCATED : VGN_E_INVALID;
+        vgn_err_fill(err, code,
+                     code == VGN_E_TRUNCATED ? "libjxl: the data ends before the header"
+                                             : "libjxl: not a valid JPEG XL header",
+                     NULL);
+        vgn_jxl_close(&j->base);
+        return NULL;
+    }
+    if (JxlDecoderGetBasicInfo(j->dec, &bi) != JXL_DEC_SUCCESS || bi.xsize == 0 || bi.ysize == 0) {
+        vgn_err_fill(err, VGN_E_INVALID, "libjxl: the header gives no size", NULL);
+        vgn_jxl_close(&j->base);
+        return NULL;
+    }
+    /* the oriented size: same area as stored, which is what the caller's cap needs */
+    info->width = bi.xsize;
+    info->height = bi.ysize;
+    info->has_alpha = bi.alpha_bits > 0;
+    info->components = (int)bi.num_color_channels + (bi.alpha_bits > 0 ? 1 : 0);
+    info->bit_depth = (int)bi.bits_per_sample;
+    info->orientation = 1;
+    /* libjxl 0.7 (keep_orientation off) already reports the oriented size with orientation 1,
+     * whatever its header comment says; swap only if a version reports the stored size */
+    if (bi.orientation >= JXL_ORIENT_TRANSPOSE) {
+        j->ow = bi.ysize;
+        j->oh = bi.xsize;
+    } else {
+        j->ow = bi.xsize;
+        j->oh = bi.ysize;
+    }
+    vgn_jxl_color(j, &bi);
+    j->dc = target > 0 && target <= j->ow / 8 && target <= j->oh / 8;
+    j->base.width = j->dc ? (j->ow + 7) / 8 : j->ow;
+    j->base.height = j->dc ? (j->oh + 7) / 8 : j->oh;
+    {
+        /* our RGBA, libjxl's float frame (colour + extra channels), the 1/8 copy, a margin */
+        uint64_t area = (uint64_t)bi.xsize * bi.ysize;
+        uint64_t working = area * 4 + area * 4 * (bi.num_color_channels + bi.num_extra_channels) +
+                           (uint64_t)j->base.width * j->base.height * 4 + ((uint64_t)8 << 20);
+        j->base.working = working > (uint64_t)SIZE_MAX ? SIZE_MAX : (size_t)working;
+    }
+    vgn_err_fill(err, VGN_OK, NULL, NULL);
+    return &j->base;
+}

@@ -1,0 +1,185 @@
+import CVignetteCodecs
+import Foundation
+public import VignetteCore
+
+/// The formats decoded through the shim's streaming decoders (vgn_decoder.h): GIF, TIFF, BMP,
+/// ICO/CUR, TGA, PNM/PAM, HEIF/AVIF, JPEG XL, and camera RAW through its embedded preview.
+extension ImageDecoder {
+    /// A format the streaming decoders read, by the name errors use.
+    public enum StreamedFormat: String, Sendable, CaseIterable {
+        case gif = "GIF"
+        case tiff = "TIFF"
+        case bmp = "BMP"
+        case tga = "TGA"
+        case pnm = "PNM"
+        case heif = "HEIF"
+        case jpegXL = "JPEG XL"
+
+        /// Opens a decoder over `data` for a thumbnail whose longest side is `target`.
+        func open(_ data: UnsafePointer<UInt8>, _ count: Int, target: UInt32, _ info: inout vgn_image_info, _ err: inout vgn_error)
+            -> OpaquePointer?
+        {
+            switch self {
+            case .gif: vgn_gif_open(data, count, &info, &err)
+            case .tiff: vgn_tiff_open(data, count, target, &info, &err)
+            case .bmp: vgn_bmp_open(data, count, &info, &err)
+            case .tga: vgn_tga_open(data, count, &info, &err)
+            case .pnm: vgn_pnm_open(data, count, &info, &err)
+            case .heif: vgn_heif_open(data, count, target, &info, &err)
+            case .jpegXL: vgn_jxl_open(data, count, target, &info, &err)
+            }
+        }
+    }
+
+    /// A thumbnail of `data` in one of the streamed formats.
+    public static func decode(
+        _ format: StreamedFormat, _ data: UnsafeRawBufferPointer, request: ThumbnailRequest, limits: ImageLimits = .standard
+    ) throws -> DecodedImage {
+        guard let base = data.baseAddress?.assumingMemoryBound(to: UInt8.self), data.count > 0 else {
+            throw VignetteError(.corrupt, "corrupt \(format.rawValue): the file is empty")
+        }
+        return try streamed(format.rawValue, request: request, limits: limits) { info, err in
+            format.open(base, data.count, target: UInt32(clamping: request.targetPixels), &info, &err)
+        }
+    }
+
+    /// A thumbnail of an ICO or CUR file: the entry that best covers the request, PNG or DIB.
+    public static func ico(_ data: UnsafeRawBufferPointer, request: ThumbnailRequest, limits: ImageLimits = .standard) throws
+        -> DecodedImage
+    {
+        guard let base = data.baseAddress?.assumingMemoryBound(to: UInt8.self), data.count > 0 else {
+            throw VignetteError(.corrupt, "corrupt ICO: the file is empty")
+        }
+        var err = vgn_error()
+        var info = vgn_image_info()
+        var offset = 0
+        var length = 0
+        var isPNG: Int32 = 0
+        guard vgn_ico_select(base, data.count, UInt32(clamping: request.targetPixels), &offset, &length, &isPNG, &info, &err) == 0,
+            offset <= data.count, length <= data.count - offset
+        else { throw CodecError.make(err, format: "ICO") }
+        let entry = UnsafeRawBufferPointer(rebasing: data[offset..<(offset + length)])
+        if isPNG != 0 { return try png(entry, request: request, limits: limits) }
+        return try streamed("ICO", request: request, limits: limits) { info, err in
+            vgn_dib_open(base + offset, length, &info, &err)
+        }
+    }
+
+    /// A thumbnail of a camera RAW file from its embedded preview; the raw data is never developed.
+    ///
+    /// LibRaw looks for the preview in a forked child (it has crashed on hostile files), which
+    /// sends back only the preview's bytes; the JPEG ones take the JPEG path above.
+    public static func cameraRaw(_ data: UnsafeRawBufferPointer, request: ThumbnailRequest, limits: ImageLimits = .standard) throws
+        -> DecodedImage
+    {
+        guard let base = data.baseAddress?.assumingMemoryBound(to: UInt8.self), data.count > 0 else {
+            throw VignetteError(.corrupt, "corrupt camera RAW: the file is empty")
+        }
+        var err = vgn_error()
+        var preview = vgn_raw_extract()
+        guard vgn_raw_extract_isolated(base, data.count, rawTimeoutMilliseconds, &preview, &err) == 0, let bytes = preview.bytes else {
+            throw CodecError.make(err, format: "camera RAW")
+        }
+        defer { vgn_free(bytes) }
+        try WorkPool.stopIfAbandoned()
+        let orientation = ImageOrientation(exif: Int(preview.orientation))
+        if preview.is_jpeg != 0 {
+            let image = try jpeg(UnsafeRawBufferPointer(start: bytes, count: preview.size), request: request, limits: limits)
+            // A preview with its own EXIF orientation is already upright; else the RAW's applies.
+            guard image.orientation == .up, orientation != .up else { return image }
+            return DecodedImage(
+                bitmap: image.bitmap.applying(orientation), sourceWidth: image.sourceWidth, sourceHeight: image.sourceHeight,
+                orientation: orientation, warnings: image.warnings)
+        }
+        return try streamed("camera RAW", request: request, limits: limits) { info, _ in
+            info.width = preview.width
+            info.height = preview.height
+            info.orientation = preview.orientation
+            return vgn_bitmap_open(bytes, preview.width, preview.height, preview.colors)
+        }
+    }
+
+    /// How long LibRaw's child may look for a preview before it is killed.
+    static let rawTimeoutMilliseconds: UInt32 = 10_000
+
+    /// Opens a streaming decoder, checks the header's size against the pixel cap before anything
+    /// is allocated, then streams its rows through the downscaler under the memory budget.
+    static func streamed(
+        _ format: String, request: ThumbnailRequest, limits: ImageLimits,
+        open: (inout vgn_image_info, inout vgn_error) -> OpaquePointer?
+    ) throws -> DecodedImage {
+        var err = vgn_error()
+        var info = vgn_image_info()
+        guard let decoder = open(&info, &err) else { throw CodecError.make(err, format: format) }
+        defer { vgn_decoder_close(decoder) }
+        try checkPixels(width: Int(info.width), height: Int(info.height), limits: limits)
+        var w: UInt32 = 0
+        var h: UInt32 = 0
+        vgn_decoder_size(decoder, &w, &h)
+        let (width, height) = (Int(w), Int(h))
+        try checkPixels(width: width, height: height, limits: limits)
+        // The request is for the full picture: a reduced copy (TIFF subfile, HEIF thumbnail)
+        // gets the same thumbnail size, so the output never depends on which copy was read.
+        let full = request.outputSize(width: Int(info.width), height: Int(info.height))
+        let target = (
+            width: min(full.width, request.allowUpscale ? full.width : width),
+            height: min(full.height, request.allowUpscale ? full.height : height)
+        )
+        let rows = width * 4 * band
+        let working = vgn_decoder_working_bytes(decoder)
+        let (rgb, cmyk) = colorTransforms(decoder)
+        return try withExtendedLifetime(cmyk) {
+            try limits.holding(working + rows + target.width * target.height * 4 * 2, for: "the image") {
+                try streamRows(decoder, format: format, info: info, size: (width, height), target: target)
+            }.converted(by: rgb)
+        }
+    }
+
+    /// The transforms for a streamed picture's embedded profile: an RGB one for the thumbnail,
+    /// or a CMYK one handed to the codec, which converts the samples itself.
+    static func colorTransforms(_ decoder: OpaquePointer) -> (rgb: ColorTransform?, cmyk: ColorTransform?) {
+        var profile: UnsafePointer<UInt8>? = nil
+        var size = 0
+        var cmyk: Int32 = 0
+        guard vgn_decoder_icc(decoder, &profile, &size, &cmyk) != 0, let profile else { return (nil, nil) }
+        let bytes = UnsafeRawBufferPointer(start: profile, count: size)
+        guard cmyk != 0 else { return (ColorTransform.toSRGB(bytes, layout: .rgba), nil) }
+        let transform = ColorTransform.toSRGB(bytes, layout: .cmyk)
+        if let transform { vgn_decoder_set_cmyk_transform(decoder, transform.handle) }
+        return (nil, transform)
+    }
+
+    /// Reads every row of an opened decoder into a bitmap or through the downscaler.
+    static func streamRows(
+        _ decoder: OpaquePointer, format: String, info: vgn_image_info, size: (width: Int, height: Int), target: (width: Int, height: Int)
+    ) throws -> DecodedImage {
+        var err = vgn_error()
+        let (width, height) = size
+        let orientation = ImageOrientation(exif: Int(info.orientation))
+        let bitmap: Bitmap
+        if target == (width, height) {
+            var whole = Bitmap(width: width, height: height)
+            try whole.pixels.withUnsafeMutableBufferPointer { buffer in
+                var y = 0
+                while y < height {
+                    try WorkPool.stopIfAbandoned()
+                    let rows = Int32(min(band, height - y))
+                    let n = vgn_decoder_read_rows(decoder, buffer.baseAddress! + y * width * 4, width * 4, rows, &err)
+                    if n < 0 { throw CodecError.make(err, format: format) }
+                    if n == 0 { break }
+                    y += Int(n)
+                }
+            }
+            bitmap = whole
+        } else {
+            let scaler = Downscaler(inWidth: width, inHeight: height, channels: 4, outWidth: target.width, outHeight: target.height)
+            try stream(into: scaler, rowBytes: width * 4, format: format, err: &err) { buffer, stride, count, err in
+                vgn_decoder_read_rows(decoder, buffer, stride, count, &err)
+            }
+            bitmap = scaler.finish()
+        }
+        return DecodedImage(
+            bitmap: bitmap.applying(orientation), sourceWidth: Int(info.width), sourceHeight: Int(info.height),
+            orientation: orientation, warnings: CodecError.warning(err).map { [$0] } ?? [])
+    }
+}
