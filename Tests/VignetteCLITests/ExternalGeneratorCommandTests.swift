@@ -100,13 +100,17 @@ struct ExternalGeneratorCommandTests {
     }
 
     @Test(.enabled(if: FileManager.default.fileExists(atPath: gdkThumbnailer), "needs Debian's libgdk-pixbuf2.0-bin (.ci/run installs it)"))
-    func gdkPixbufsThumbnailerAnswersForAGIFUnlessSystemThumbnailersAreOff() throws {
+    func theBuiltInDecoderAnswersForAGIFBeforeGdkPixbufsThumbnailer() throws {
         let gif = root + "/Tests/VignetteGeneratorsTests/Fixtures/external/python.gif"
         let which = try CLI.run(["which", gif])
-        #expect(which.stdout.contains("thumbnail: thumbnailer:gdk-pixbuf-thumbnailer answers\n"))
-        #expect(which.stdout.contains("  1. thumbnailer:gdk-pixbuf-thumbnailer  com.compuserve.gif (exact)  generic    chosen\n"))
+        #expect(which.stdout.contains("thumbnail: image answers\n"))
+        #expect(which.stdout.contains("  1. image                               com.compuserve.gif (exact)  standard   chosen\n"))
+        #expect(
+            which.stdout.contains(
+                "  2. thumbnailer:gdk-pixbuf-thumbnailer  com.compuserve.gif (exact)  generic    not tried: image answered first\n"))
         let off = try CLI.run(["which", "--no-system-thumbnailers", gif])
-        #expect(off.stdout.contains("thumbnail: fallback answers\n"))
+        #expect(off.stdout.contains("thumbnail: image answers\n"))
+        #expect(!off.stdout.contains("gdk-pixbuf"))
     }
 
     @Test(.enabled(if: installed("pdftoppm") && installed("rsvg-convert"), "needs poppler-utils and librsvg2-bin"))

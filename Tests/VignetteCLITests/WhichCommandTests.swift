@@ -39,7 +39,12 @@ struct WhichCommandTests {
         #expect(r.status == 0)
         let list = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
         let image = try #require(list.first { $0["identifier"] as? String == "image" })
-        #expect(image["types"] as? [String] == ["public.jpeg", "public.png", "org.webmproject.webp"])
+        #expect(
+            image["types"] as? [String] == [
+                "public.jpeg", "public.png", "org.webmproject.webp", "com.compuserve.gif", "public.tiff", "com.microsoft.bmp",
+                "com.microsoft.ico", "com.truevision.tga-image", "net.sourceforge.netpbm.pnm", "public.heif-standard",
+                "public.jpeg-xl", "public.camera-raw-image",
+            ])
         #expect(image["priority"] as? String == "standard")
         #expect(image["origin"] as? String == "built-in")
         #expect(image["capabilities"] as? [String] == ["thumbnail"])

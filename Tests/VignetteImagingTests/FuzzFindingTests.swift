@@ -16,4 +16,27 @@ struct FuzzFindingTests {
             try data.withUnsafeBytes { try ImageDecoder.jpeg($0, request: ThumbnailRequest(maxPixelSize: 256)) }
         }
     }
+
+    @Test func aFileThatCrashesLibRawIsAnErrorNotACrash() throws {
+        // LibRaw 0.20.2 dereferences NULL in parse_tiff_ifd on this 10 KB file (fuzz_raw, in-process):
+        // LibRaw runs in a forked child, whose death is reported.
+        let data = try Data(contentsOf: URL(fileURLWithPath: Self.folder + "/raw/libraw-parse-tiff-ifd-segv.dng"))
+        #expect(throws: VignetteError(.corrupt, "corrupt camera RAW: libraw crashed on this file (signal 11); nothing was read from it")) {
+            try data.withUnsafeBytes { try ImageDecoder.cameraRaw($0, request: ThumbnailRequest(maxPixelSize: 256)) }
+        }
+    }
+
+    @Test func aBitmapPreviewLongerThanItsPixelsIsRefused() throws {
+        // LibRaw 0.20.2 reads a bitmap thumbnail's declared length into a buffer of its pixels.
+        let data = try Data(contentsOf: URL(fileURLWithPath: Self.folder + "/raw/libraw-bitmap-thumb-overflow.dng"))
+        #expect(throws: VignetteError.self) {
+            try data.withUnsafeBytes { try ImageDecoder.cameraRaw($0, request: ThumbnailRequest(maxPixelSize: 256)) }
+        }
+    }
+
+    @Test func aHEIFWithSeveralDecodingWarningsDecodesOrFailsCleanly() throws {
+        // fuzz_heif found our code reading libheif's warning text after the next warning reused it.
+        let data = try Data(contentsOf: URL(fileURLWithPath: Self.folder + "/heif/heif-warning-text-reuse.heic"))
+        _ = try? data.withUnsafeBytes { try ImageDecoder.decode(.heif, $0, request: ThumbnailRequest(maxPixelSize: 256)) }
+    }
 }

@@ -54,10 +54,42 @@ struct WebPDecodingTests {
         }
     }
 
-    @Test func anAnimationIsLeftToOtherGenerators() throws {
-        #expect(throws: VignetteError(.unsupported, "animated WebP is not decoded here")) {
-            try Self.webp(try Fixtures.bytes("webp/animated.webp"), ThumbnailRequest(maxPixelSize: 128))
+    @Test func anAnimationGivesItsFirstFrame() throws {
+        let first = try Self.webp(try Fixtures.bytes("webp/animated.webp"), fullSize)
+        #expect(first.bitmap.width == 64 && first.bitmap.height == 40)
+        // The first frame as libvips composes it (vips copy 'animated.webp[page=0]' animated-frame1.png).
+        let reference = try Fixtures.bytes("webp/animated-frame1.png").withUnsafeBytes { try ImageDecoder.png($0, request: fullSize) }
+        #expect(first.bitmap.pixels == reference.bitmap.pixels, "the first frame differs from libvips'")
+    }
+
+    @Test func aTenThousandFrameAnimationIsReadForItsFirstFrameOnly() throws {
+        // Frames 2…10,000 have valid headers over undecodable data: decoding any of them would fail.
+        let bytes = Self.longAnimation(from: try Fixtures.bytes("webp/animated.webp"), frames: 10_000)
+        let first = try Self.webp(bytes, ThumbnailRequest(maxPixelSize: 32))
+        #expect(first.sourceWidth == 64 && first.bitmap.width == 32)
+    }
+
+    /// `webp`'s VP8X, ANIM and first frame, then `frames - 1` lossless frames of the canvas size
+    /// whose headers are valid and whose data is not.
+    static func longAnimation(from webp: [UInt8], frames: Int) -> [UInt8] {
+        var kept: [UInt8] = []
+        var offset = 12
+        var sawFrame = false
+        while offset + 8 <= webp.count, !sawFrame {
+            let size = Int(webp[offset + 4]) | Int(webp[offset + 5]) << 8 | Int(webp[offset + 6]) << 16 | Int(webp[offset + 7]) << 24
+            let end = min(webp.count, offset + 8 + size + (size & 1))
+            sawFrame = webp[offset..<(offset + 4)].elementsEqual("ANMF".utf8)
+            kept += webp[offset..<end]
+            offset = end
         }
+        func le(_ v: Int, _ n: Int) -> [UInt8] { (0..<n).map { UInt8((v >> (8 * $0)) & 0xFF) } }
+        // VP8L: signature, 14-bit width-1 and height-1, no alpha, version 0; then junk.
+        let bits = 63 | 39 << 14
+        let vp8l: [UInt8] = [0x2F] + le(bits, 4) + [UInt8](repeating: 0xFF, count: 7)
+        let frame = le(0, 6) + le(63, 3) + le(39, 3) + le(100, 3) + [0] + Array("VP8L".utf8) + le(vp8l.count, 4) + vp8l
+        let anmf = Array("ANMF".utf8) + le(frame.count, 4) + frame
+        for _ in 1..<frames { kept += anmf }
+        return Array("RIFF".utf8) + le(kept.count + 4, 4) + Array("WEBP".utf8) + kept
     }
 
     @Test func itsBuffersComeFromTheMemoryBudget() throws {

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+import VignetteCore
+import VignetteImaging
+
+/// The streamed decoders (GIF, TIFF, BMP, ICO, TGA, PNM, HEIF/AVIF, JPEG XL, camera RAW) through
+/// `ImageThumbnailer`: header-first limits, first frames only, reduced copies, orientation.
+@Suite("Streamed formats")
+struct StreamedFormatTests {
+    static let resolver = TypeResolver()
+
+    static func thumbnail(_ bytes: [UInt8], name: String, size: Int = 128, limits: ImageLimits = .standard) throws -> DecodedImage {
+        let type = resolver.resolve(bytes: bytes, filename: name).type
+        return try ImageThumbnailer(resolver: resolver, limits: limits).thumbnail(
+            bytes: bytes, type: type, request: ThumbnailRequest(maxPixelSize: size))
+    }
+
+    static func fixture(_ path: String, size: Int = 128) throws -> DecodedImage {
+        try thumbnail(try Fixtures.bytes(path), name: (path as NSString).lastPathComponent, size: size)
+    }
+
+    @Test func aTenThousandFrameGIFIsReadForItsFirstFrameOnly() throws {
+        // Frames 2…10,000 announce an LZW code size giflib refuses: decoding any of them would fail.
+        var bytes = try Fixtures.bytes("formats/gif/video-001.gif")
+        #expect(bytes.last == 0x3B)
+        bytes.removeLast()
+        let frame: [UInt8] = [0x2C, 0, 0, 0, 0, 8, 0, 8, 0, 0, 12, 3, 1, 2, 3, 0]
+        for _ in 1..<10_000 { bytes += frame }
+        bytes.append(0x3B)
+        let first = try Self.thumbnail(bytes, name: "long.gif")
+        let alone = try Self.fixture("formats/gif/video-001.gif")
+        #expect(first.bitmap.pixels == alone.bitmap.pixels)
+    }
+
+    @Test func anInterlacedGIFGivesTheSamePictureAsItsNonInterlacedTwin() throws {
+        let plain = try Self.fixture("formats/gif/video-001.gif", size: 1024)
+        let interlaced = try Self.fixture("formats/gif/video-001.interlaced.gif", size: 1024)
+        #expect(plain.bitmap.width == interlaced.bitmap.width && plain.bitmap.pixels == interlaced.bitmap.pixels)
+    }
+
+    /// Headers of 65535 × 65535 pixels and next to nothing else, by file name.
+    static func bomb(_ name: String) -> [UInt8] {
+        let side: [UInt8] = [0xFF, 0xFF, 0, 0]
+        switch name {
+        case "huge.gif":
+            // The logical screen, then a 1 × 1 first frame (the canvas is the screen).
+            let frame: [UInt8] = [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0]
+            return Array("GIF89a".utf8) + [0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0] + frame + [0x3B]
+        case "huge.bmp":
+            let file: [UInt8] = Array("BM".utf8) + [58, 0, 0, 0, 0, 0, 0, 0, 54, 0, 0, 0]
+            let info: [UInt8] = [40, 0, 0, 0] + side + side + [1, 0, 24, 0]
+            return file + info + [UInt8](repeating: 0, count: 28)
+        case "huge.ppm":
+            return Array("P6\n65535 65535\n255\n".utf8) + [0, 0, 0]
+        default:
+            // A complete baseline directory (8-bit grey, one strip) over 64 bytes of data.
+            func entry(_ tag: UInt16, _ type: UInt16, _ value: [UInt8]) -> [UInt8] {
+                [UInt8(tag & 0xFF), UInt8(tag >> 8), UInt8(type), 0, 1, 0, 0, 0] + value + [UInt8](repeating: 0, count: 4 - value.count)
+            }
+            let entries =
+                entry(256, 4, side) + entry(257, 4, side) + entry(258, 3, [8, 0]) + entry(259, 3, [1, 0]) + entry(262, 3, [1, 0])
+                + entry(273, 4, [110, 0, 0, 0]) + entry(278, 4, side) + entry(279, 4, [64, 0, 0, 0])
+            return Array("II*\0".utf8) + [8, 0, 0, 0, 8, 0] + entries + [0, 0, 0, 0] + [UInt8](repeating: 0, count: 64)
+        }
+    }
+
+    @Test(arguments: ["huge.gif", "huge.bmp", "huge.ppm", "huge.tif"])
+    func aPixelBombHeaderIsRefusedBeforeDecoding(name: String) throws {
+        #expect(throws: VignetteError(.refused, "image is 65535 × 65535 pixels (4295 MP), over the limit of 100 MP")) {
+            try Self.thumbnail(Self.bomb(name), name: name)
+        }
+    }
+
+    @Test func aPyramidTIFFIsReadFromItsSmallestCopyThatCoversTheTarget() throws {
+        // A 4-level pyramid (libvips): the budget fits the 256-pixel level, not the full page.
+        let bytes = try Fixtures.bytes("pyramid.tif")
+        let budget = ImageLimits(memoryBudget: MemoryBudget(bytes: 2_000_000))
+        let small = try Self.thumbnail(bytes, name: "pyramid.tif", size: 128, limits: budget)
+        #expect(small.sourceWidth == 2048 && small.bitmap.width == 128)
+        let full = try Self.thumbnail(bytes, name: "pyramid.tif", size: 2048)
+        #expect(full.bitmap.width == 2048)
+    }
+
+    @Test(arguments: [("formats/tiff/g4_orientation_6.tif", 128, 19), ("formats/other-images/rot1mir0.avif", 128, 85)])
+    func orientationComesOutAsTheReferenceDecoderShowsIt(path: String, width: Int, height: Int) throws {
+        // g4_orientation_6.tif is stored 88 × 590 with Orientation 6; rot1mir0.avif stored
+        // 427 × 640 with irot 1 (heif-convert shows it 640 × 427).
+        let image = try Self.fixture(path)
+        #expect(image.bitmap.width == width && image.bitmap.height == height)
+    }
+
+    @Test func anICOGivesTheEntryThatCoversTheTarget() throws {
+        let small = try Self.fixture("formats/ico/python.ico", size: 16)
+        let large = try Self.fixture("formats/ico/python.ico", size: 256)
+        #expect(small.sourceWidth < large.sourceWidth)
+        #expect(small.bitmap.width == 16)
+    }
+
+    @Test func aTruncatedFileNamesTheLibrarysReason() throws {
+        let bytes = Array(try Fixtures.bytes("formats/gif/video-001.gif").prefix(400))
+        #expect(throws: VignetteError.self) { try Self.thumbnail(bytes, name: "cut.gif") }
+    }
+}
