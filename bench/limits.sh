@@ -8,16 +8,17 @@
 # 60000 × 60000 variant checks our own pixel cap too). Since issue 18 also the formats only
 # external programs read (gdk-pixbuf-thumbnailer when installed): GIF (logical screen), BMP,
 # TIFF, WebP (VP8X), ICO (a PNG entry), PSD and PNM headers of 65535 × 65535, refused from the
-# header before any program runs. The targets: under 50 ms, under 50 MB RSS.
+# header before any program runs. Since issue 13 (built-in decoders): AVIF/HEIF (ispe) and JPEG XL
+# (size header) too. The targets: under 50 ms, under 50 MB RSS.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 bin=${VIGNETTE_BIN:-$here/../.build/release/vignette}
 [[ -x $bin ]] || (cd "$here/.." && swift build -c release >/dev/null)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-python3 - "$work" "$here/../Samples/photo.jpg" <<'PY'
+python3 - "$work" "$here/../Samples/photo.jpg" "$here/../Tests/VignetteImagingTests/Fixtures/formats/other-images/hopper.avif" <<'PY'
 import struct, sys, zlib
-out, jpeg = sys.argv[1], open(sys.argv[2], 'rb').read()
+out, jpeg, avif = sys.argv[1], open(sys.argv[2], 'rb').read(), open(sys.argv[3], 'rb').read()
 def chunk(t, b): return struct.pack('>I', len(b)) + t + b + struct.pack('>I', zlib.crc32(t + b))
 png = b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', 65535, 65535, 8, 2, 0, 0, 0)) \
     + chunk(b'IDAT', zlib.compress(b'\x00' * 64)) + chunk(b'IEND', b'')
@@ -32,21 +33,35 @@ def patch(w, h):
 open(out + '/huge.jpg', 'wb').write(patch(65535, 65535))
 open(out + '/big-60000.jpg', 'wb').write(patch(60000, 60000))
 S = 65535
-open(out + '/huge.gif', 'wb').write(b'GIF89a' + struct.pack('<HHBBB', S, S, 0, 0, 0) + b';')
+# GIF: the logical screen and a 1 x 1 first frame (the built-in decoder reads up to the first frame).
+open(out + '/huge.gif', 'wb').write(b'GIF89a' + struct.pack('<HHBBB', S, S, 0, 0, 0)
+    + bytes([0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0]) + b';')
 open(out + '/huge.bmp', 'wb').write(b'BM' + struct.pack('<IHHI', 54, 0, 0, 54) + struct.pack('<IiiHHIIiiII', 40, S, S, 1, 24, 0, 0, 0, 0, 0, 0))
-open(out + '/huge.tif', 'wb').write(b'II*\x00' + struct.pack('<I', 8) + struct.pack('<H', 2)
-    + struct.pack('<HHII', 256, 4, 1, S) + struct.pack('<HHII', 257, 4, 1, S) + b'\x00\x00\x00\x00')
+# TIFF: a complete 8-bit grey directory with one strip (libtiff checks StripOffsets before the size matters).
+tags = [(256, 4, S), (257, 4, S), (258, 3, 8), (259, 3, 1), (262, 3, 1), (273, 4, 110), (278, 4, S), (279, 4, 64)]
+open(out + '/huge.tif', 'wb').write(b'II*\x00' + struct.pack('<IH', 8, len(tags))
+    + b''.join(struct.pack('<HHII', t, k, 1, v) for t, k, v in tags) + b'\x00' * 4 + b'\x00' * 64)
 open(out + '/huge.webp', 'wb').write(b'RIFF' + struct.pack('<I', 22) + b'WEBPVP8X' + struct.pack('<I', 10) + b'\x00' * 4
     + (S - 1).to_bytes(3, 'little') + (S - 1).to_bytes(3, 'little'))
 open(out + '/huge.ico', 'wb').write(struct.pack('<HHH', 0, 1, 1) + struct.pack('<BBBBHHII', 0, 0, 0, 0, 1, 32, len(png), 22) + png)
 open(out + '/huge.psd', 'wb').write(b'8BPS' + struct.pack('>H', 1) + b'\x00' * 6 + struct.pack('>HIIHH', 3, S, S, 8, 3))
 open(out + '/huge.ppm', 'wb').write(b'P6\n65535 65535\n255\n')
+# Issue 13: AVIF with its ispe box patched (65535² is over libheif's own 32768 limit; 30000² is
+# under it and over our cap), and a JPEG XL codestream whose size header says 65535 × 65535.
+def ispe(side):
+    d = bytearray(avif); i = d.find(b'ispe')
+    d[i + 8:i + 16] = struct.pack('>II', side, side); return bytes(d)
+open(out + '/huge.avif', 'wb').write(ispe(65535))
+open(out + '/big-30000.avif', 'wb').write(ispe(30000))
+bits, acc, n = [(0, 1), (2, 2), (65534, 18), (1, 3), (1, 1)], 0, 0  # div8 no, U32 selector 2, 18-bit height-1, ratio 1:1, all_default
+for v, w in bits: acc |= v << n; n += w
+open(out + '/huge.jxl', 'wb').write(b'\xff\x0a' + acc.to_bytes(12, 'little'))
 PY
 # Default: the refusal is a warning and the generic icon is drawn (as a file manager wants);
 # --no-fallback: the refusal is the answer (exit 1), which is what the service sends as 422.
 printf '| file | mode | exit | message | wall ms | peak RSS MB |\n|---|---|---:|---|---:|---:|\n'
 for mode in default --no-fallback; do
-for f in huge.png huge.jpg big-60000.jpg huge.gif huge.bmp huge.tif huge.webp huge.ico huge.psd huge.ppm; do
+for f in huge.png huge.jpg big-60000.jpg huge.gif huge.bmp huge.tif huge.webp huge.ico huge.psd huge.ppm huge.avif big-30000.avif huge.jxl; do
   best=999999; rss=0; msg=""; code=0
   flags=(); [[ $mode == default ]] || flags=("$mode")
   for i in 1 2 3 4 5; do

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Built-in decoders against the peers (issue 13), 256 px thumbnails, one run, same conditions:
+#
+# 1. The 32 benchmark photos as WebP, HEIC, AVIF, JPEG XL and TIFF (bench/make-formats.sh):
+#    `vignette batch --out DIR --size 256 -j 2` against `vipsthumbnail -s 256` run as 2 processes
+#    (xargs -P2 -n4, JPEG q80 out, like bench/peers.sh). Target: vignette ≤ 0.7× vipsthumbnail.
+# 2. GIF, BMP and TIFF of the shared mixed corpus (../shared/corpora/mixed): `vignette batch
+#    --no-system-thumbnailers` against the same batch through gdk-pixbuf-thumbnailer (2 processes,
+#    one per file, as a file manager runs it). Target: vignette ≤ 0.3× gdk-pixbuf.
+# Peak RSS is GNU time's %M (the largest single process). Inputs are in the page cache (a `cat`
+# warm-up precedes each timing); outputs go to /dev/shm. Ratios are of wall time in this run.
+#
+#   bench/formats.sh            (a release build of vignette is made if missing)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+formats=${CORPUS_DIR:-$here/corpus}/formats
+mixed=${MIXED_DIR:-$here/../../shared/corpora/mixed}
+vignette=${VIGNETTE_BIN:-$here/../.build/release/vignette}
+out=${OUTROOT:-/dev/shm/formats-bench}
+[[ -x $vignette ]] || (cd "$here/.." && swift build -c release >/dev/null)
+[[ -d $formats/heic ]] || "$here/make-formats.sh"
+for tool in vipsthumbnail gdk-pixbuf-thumbnailer /usr/bin/time; do
+    command -v "$tool" >/dev/null || { echo "formats.sh: $tool is missing (apt-get install libvips-tools libgdk-pixbuf2.0-bin time)" >&2; exit 1; }
+done
+rm -rf "$out"; mkdir -p "$out"
+echo "# host: $(nproc) cores; load before: $(cut -d' ' -f1-3 /proc/loadavg); $(git -C "$here/.." rev-parse --short HEAD)"
+
+timed() { # label command -> "wall_s rss_mb"
+    local label=$1 tf t0 t1; shift
+    tf=$(mktemp)
+    t0=$(date +%s%N)
+    /usr/bin/time -f '%M' -o "$tf" bash -c "$*" >"$out/$label.log" 2>&1 || echo "formats.sh: $label exited non-zero (see $out/$label.log)" >&2
+    t1=$(date +%s%N)
+    awk -v t0="$t0" -v t1="$t1" -v m="$(tail -1 "$tf")" 'BEGIN{printf "%.3f %.0f\n", (t1-t0)/1e9, m/1024}'
+    rm -f "$tf"
+}
+
+peak=0
+row() { # set input-dir peer-label peer-command target
+    local set=$1 in=$2 peer=$3 cmd=$4 target=$5 n w r pw pr
+    n=$(find "$in" -maxdepth 1 -type f | wc -l)
+    cat "$in"/* >/dev/null 2>&1 || true
+    mkdir -p "$out/vignette.$set" "$out/$peer.$set"
+    read -r w r < <(timed "vignette.$set" "'$vignette' batch --no-system-thumbnailers --out '$out/vignette.$set' --size 256 -j 2 '$in'")
+    cat "$in"/* >/dev/null 2>&1 || true
+    read -r pw pr < <(timed "$peer.$set" "cd '$in' && $cmd")
+    ((r > peak)) && peak=$r
+    printf '| %s | %d | %d | %.2f s | %d MB | %d | %.2f s | %d MB | **%.2f×** | ≤ %s |\n' "$set" "$n" \
+        "$(find "$out/vignette.$set" -type f | wc -l)" "$w" "$r" "$(find "$out/$peer.$set" -type f | wc -l)" "$pw" "$pr" \
+        "$(awk -v a="$w" -v b="$pw" 'BEGIN{print a/b}')" "$target"
+}
+
+echo "| set | files | vignette thumbnails | vignette wall | vignette RSS | peer thumbnails | peer wall | peer RSS | ratio | target |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+vips="ls | OMP_NUM_THREADS=1 VIPS_CONCURRENCY=1 xargs -P2 -n4 vipsthumbnail -s 256 -o '$out/vipsthumbnail.%SET%/%s.jpg[Q=80,strip]'"
+for set in webp heic avif jxl tiff; do
+    row "$set" "$formats/$set" vipsthumbnail "${vips//%SET%/$set}" 0.7
+done
+gdk="ls | xargs -P2 -I{} gdk-pixbuf-thumbnailer -s 256 {} '$out/gdk.%SET%/{}.png'"
+for set in gif bmp tiff; do
+    row "mixed-$set" "$mixed/$set" gdk "${gdk//%SET%/mixed-$set}" 0.3
+done
+echo
+echo "peak RSS of one vignette process over every set: $peak MB (target ≤ 64 MB)"
