@@ -15,6 +15,9 @@ extension ImageDecoder {
         case heif = "HEIF"
         case jpegXL = "JPEG XL"
 
+        /// How long an isolated decoder may take, from open to its last row, before it is killed.
+        static let isolatedTimeout: UInt32 = 30_000
+
         /// Opens a decoder over `data` for a thumbnail whose longest side is `target`.
         func open(_ data: UnsafePointer<UInt8>, _ count: Int, target: UInt32, _ info: inout vgn_image_info, _ err: inout vgn_error)
             -> OpaquePointer?
@@ -25,8 +28,10 @@ extension ImageDecoder {
             case .bmp: vgn_bmp_open(data, count, &info, &err)
             case .tga: vgn_tga_open(data, count, &info, &err)
             case .pnm: vgn_pnm_open(data, count, &info, &err)
-            case .heif: vgn_heif_open(data, count, target, &info, &err)
-            case .jpegXL: vgn_jxl_open(data, count, target, &info, &err)
+            // libheif's codecs and libjxl print on stderr, and their bitstream decoders are large
+            // C/C++: they run in a child (vgn_isolated_open), as LibRaw does.
+            case .heif: vgn_isolated_open(vgn_heif_open, "libheif", data, count, target, Self.isolatedTimeout, &info, &err)
+            case .jpegXL: vgn_isolated_open(vgn_jxl_open, "libjxl", data, count, target, Self.isolatedTimeout, &info, &err)
             }
         }
     }

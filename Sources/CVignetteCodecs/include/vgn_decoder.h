@@ -82,6 +82,15 @@ vgn_decoder *vgn_heif_open(const uint8_t *data, size_t size, uint32_t target, vg
 /* JPEG XL (libjxl): the first frame, oriented by libjxl (info->orientation is 1). */
 vgn_decoder *vgn_jxl_open(const uint8_t *data, size_t size, uint32_t target, vgn_image_info *info, vgn_error *err);
 
+/* Any of the openers above run in a forked child: the child sends the header (info, row size,
+ * working bytes, ICC profile) and decodes only when the first rows are asked for, one request per
+ * read; a crash, a hang past timeout_ms (from open), or what the libraries print on stderr stays
+ * in the child, whose end is reported as an error naming `library`. close kills it. */
+typedef vgn_decoder *(*vgn_isolated_opener)(const uint8_t *data, size_t size, uint32_t target, vgn_image_info *info,
+                                            vgn_error *err);
+vgn_decoder *vgn_isolated_open(vgn_isolated_opener opener, const char *library, const uint8_t *data, size_t size,
+                               uint32_t target, unsigned timeout_ms, vgn_image_info *info, vgn_error *err);
+
 /* Camera RAW (LibRaw): never develops the raw data. Finds the embedded preview: on VGN_OK either
  * *jpeg and *jpeg_size point at a JPEG inside `data`'s copy held by the handle (decode with the JPEG
  * path), or *decoder is a vgn_decoder over a bitmap preview (close it before the raw handle).
