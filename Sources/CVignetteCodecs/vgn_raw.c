@@ -224,6 +224,11 @@ int vgn_raw_preview(vgn_raw *r, const uint8_t **jpeg, size_t *jpeg_size, vgn_dec
         vgn_err_fill(err, VGN_E_UNSUPPORTED, "the raw file has no usable embedded preview", NULL);
         return VGN_E_UNSUPPORTED;
     }
+    if (rc == LIBRAW_IO_ERROR) {
+        /* real files cut short after their metadata (as published test files often are) */
+        vgn_err_fill(err, VGN_E_TRUNCATED, "the raw file's embedded preview lies outside the file", NULL);
+        return VGN_E_TRUNCATED;
+    }
     if (rc != LIBRAW_SUCCESS) return vgn_raw_fail(err, rc, NULL);
     info->orientation = vgn_raw_orientation(r->lr->sizes.flip);
     if (t->tformat == LIBRAW_THUMBNAIL_JPEG && t->thumb != NULL && t->tlength >= 4) {

@@ -100,4 +100,24 @@ struct StreamedFormatTests {
         let bytes = Array(try Fixtures.bytes("formats/gif/video-001.gif").prefix(400))
         #expect(throws: VignetteError.self) { try Self.thumbnail(bytes, name: "cut.gif") }
     }
+
+    @Test(arguments: [
+        ("raw/IMG_5952.CR2", 1728, 1152, 256, 171), ("raw/fujifilm-s5pro-exiftool.raf", 160, 120, 160, 120),
+        ("raw/eos30d-crop-orient6.dng", 240, 160, 160, 240),
+    ])
+    func aCameraRAWIsShownByItsEmbeddedPreview(path: String, sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) throws {
+        // The CR2 and RAF are real camera files (their previews JPEG); the DNG has a bitmap preview and Orientation 6.
+        let image = try Self.fixture(path, size: 256)
+        #expect(image.sourceWidth == sourceWidth && image.sourceHeight == sourceHeight)
+        #expect(image.bitmap.width == width && image.bitmap.height == height)
+    }
+
+    @Test func aRealDNGCutBeforeItsPreviewSaysSo() throws {
+        #expect(throws: VignetteError(.corrupt, "truncated camera RAW: the raw file's embedded preview lies outside the file")) {
+            try Self.fixture("raw/iphone12pro-exiv2.dng")
+        }
+        #expect(throws: VignetteError(.unsupported, "unsupported camera RAW: the raw file has no usable embedded preview")) {
+            try Self.fixture("raw/eos30d-crop-nopreview.dng")
+        }
+    }
 }
