@@ -221,16 +221,18 @@ struct ExternalContainmentTests {
     func aGIFBombIsRefusedFromItsHeaderAndNeverReachesGdkPixbuf() throws {
         let result = ExternalFixtures.load([], thumbnailers: ["/usr/share/thumbnailers"])
         let dir = try ExternalScratch()
-        // GIF89a, a 65535 × 65535 logical screen, no colour table, then the trailer.
+        // GIF89a, a 65535 × 65535 logical screen, no colour table, a 1 × 1 first frame, the trailer.
+        let frame: [UInt8] = [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0]
         try ExternalScratch.writeCloseOnExec(
-            Array("GIF89a".utf8) + [0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x3B], to: dir.path + "/bomb.gif", mode: 0o644)
+            Array("GIF89a".utf8) + [0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00] + frame + [0x3B], to: dir.path + "/bomb.gif", mode: 0o644)
         let input = try GeneratorInput(path: dir.path + "/bomb.gif", resolver: TypeResolver(catalog: result.catalog))
         let (thumb, generator, attempts) = try result.registry.thumbnail(for: input, request: ThumbnailRequest(maxPixelSize: 64))
         #expect(generator == "fallback")
         #expect(thumb.isIcon)
         #expect(
             attempts.map(\.description) == [
-                "thumbnailer:gdk-pixbuf-thumbnailer: failed: image is 65535 × 65535 pixels (4295 MP), over the limit of 100 MP",
+                "image: failed: image is 65535 × 65535 pixels (4295 MP), over the limit of 100 MP",
+                "thumbnailer:gdk-pixbuf-thumbnailer: skipped: not tried: image refused the file",
                 "fallback: succeeded",
             ])
     }

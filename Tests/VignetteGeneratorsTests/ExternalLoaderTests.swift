@@ -73,18 +73,24 @@ struct ExternalLoaderTests {
     }
 
     @Test(.enabled(if: FileManager.default.fileExists(atPath: gdkThumbnailer), "needs Debian's libgdk-pixbuf2.0-bin (.ci/run installs it)"))
-    func gdkPixbufsThumbnailerIsChosenForAGIFButNotForAPNG() throws {
+    func gdkPixbufsThumbnailerIsSecondToTheBuiltInDecoders() throws {
         let result = ExternalFixtures.load([], thumbnailers: ["/usr/share/thumbnailers"])
         #expect(result.warnings.isEmpty, "\(result.warnings)")
         let resolver = TypeResolver(catalog: result.catalog)
         let gif = try GeneratorInput(path: ExternalFixtures.path("python.gif"), resolver: resolver)
         let candidates = result.registry.candidates(for: gif.type, size: gif.size, capability: .thumbnail)
-        #expect(candidates.first?.generator.identifier == "thumbnailer:gdk-pixbuf-thumbnailer")
-        #expect(candidates.first?.generator.origin == Self.gdkThumbnailer)
-        #expect(candidates.first?.generator.priority == .generic)
+        #expect(candidates.map(\.generator.identifier).prefix(2) == ["image", "thumbnailer:gdk-pixbuf-thumbnailer"])
+        #expect(candidates.dropFirst().first?.generator.origin == Self.gdkThumbnailer)
+        #expect(candidates.dropFirst().first?.generator.priority == .generic)
         let (thumb, generator, _) = try result.registry.thumbnail(for: gif, request: ThumbnailRequest(maxPixelSize: 32))
-        #expect(generator == "thumbnailer:gdk-pixbuf-thumbnailer")
-        #expect(max(thumb.bitmap.width, thumb.bitmap.height) <= 32)
+        #expect(generator == "image")
+        #expect(thumb.bitmap.width == 16 && thumb.bitmap.height == 16)  // never enlarged
+        // A format only gdk-pixbuf reads (XPM) still goes to it.
+        let xpm = try GeneratorInput(
+            path: ExternalFixtures.packageRoot + "/Tests/VignetteGeneratorsTests/Fixtures/external/hopper.xpm", resolver: resolver)
+        #expect(
+            result.registry.candidates(for: xpm.type, size: xpm.size, capability: .thumbnail).first?.generator.identifier
+                == "thumbnailer:gdk-pixbuf-thumbnailer")
 
         let png = try GeneratorInput(path: ExternalFixtures.packageRoot + "/Samples/logo.png", resolver: resolver)
         let pngCandidates = result.registry.candidates(for: png.type, size: png.size, capability: .thumbnail)
