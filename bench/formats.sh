@@ -2,11 +2,13 @@
 # Built-in decoders against the peers (issue 13), 256 px thumbnails, one run, same conditions:
 #
 # 1. The 32 benchmark photos as WebP, HEIC, AVIF, JPEG XL and TIFF (bench/make-formats.sh):
-#    `vignette batch --out DIR --size 256 -j 2` against `vipsthumbnail -s 256` run as 2 processes
+#    `vignette batch --out DIR --size 256 --format jpeg --quality 80 -j 2` against `vipsthumbnail
+#    -s 256` run as 2 processes
 #    (xargs -P2 -n4, JPEG q80 out, like bench/peers.sh). Target: vignette ≤ 0.7× vipsthumbnail.
 # 2. GIF, BMP and TIFF of the shared mixed corpus (../shared/corpora/mixed): `vignette batch
-#    --no-system-thumbnailers` against the same batch through gdk-pixbuf-thumbnailer (2 processes,
-#    one per file, as a file manager runs it). Target: vignette ≤ 0.3× gdk-pixbuf.
+#    --no-system-thumbnailers` against the same files (subfolders too: bmpsuite, broken/) through
+#    gdk-pixbuf-thumbnailer (2 processes, one per file, as a file manager runs it, PNG out).
+#    Target: vignette ≤ 0.3× gdk-pixbuf. Broken files make both exit non-zero (said on stderr).
 # Peak RSS is GNU time's %M (the largest single process). Inputs are in the page cache (a `cat`
 # warm-up precedes each timing); outputs go to /dev/shm. Ratios are of wall time in this run.
 #
@@ -38,11 +40,12 @@ timed() { # label command -> "wall_s rss_mb"
 peak=0
 row() { # set input-dir peer-label peer-command target
     local set=$1 in=$2 peer=$3 cmd=$4 target=$5 n w r pw pr
-    n=$(find "$in" -maxdepth 1 -type f | wc -l)
-    cat "$in"/* >/dev/null 2>&1 || true
+    n=$(find "$in" -type f | wc -l)
+    find "$in" -type f -exec cat {} + >/dev/null
     mkdir -p "$out/vignette.$set" "$out/$peer.$set"
-    read -r w r < <(timed "vignette.$set" "'$vignette' batch --no-system-thumbnailers --out '$out/vignette.$set' --size 256 -j 2 '$in'")
-    cat "$in"/* >/dev/null 2>&1 || true
+    (cd "$in" && find . -type d -exec mkdir -p "$out/$peer.$set/{}" \;)
+    read -r w r < <(timed "vignette.$set" "'$vignette' batch --no-system-thumbnailers --out '$out/vignette.$set' --size 256 --format jpeg --quality 80 -j 2 '$in'")
+    find "$in" -type f -exec cat {} + >/dev/null
     read -r pw pr < <(timed "$peer.$set" "cd '$in' && $cmd")
     ((r > peak)) && peak=$r
     printf '| %s | %d | %d | %.2f s | %d MB | %d | %.2f s | %d MB | **%.2f×** | ≤ %s |\n' "$set" "$n" \
@@ -56,7 +59,7 @@ vips="ls | OMP_NUM_THREADS=1 VIPS_CONCURRENCY=1 xargs -P2 -n4 vipsthumbnail -s 2
 for set in webp heic avif jxl tiff; do
     row "$set" "$formats/$set" vipsthumbnail "${vips//%SET%/$set}" 0.7
 done
-gdk="ls | xargs -P2 -I{} gdk-pixbuf-thumbnailer -s 256 {} '$out/gdk.%SET%/{}.png'"
+gdk="find . -type f | xargs -P2 -I{} gdk-pixbuf-thumbnailer -s 256 {} '$out/gdk.%SET%/{}.png'"
 for set in gif bmp tiff; do
     row "mixed-$set" "$mixed/$set" gdk "${gdk//%SET%/mixed-$set}" 0.3
 done

@@ -17,10 +17,13 @@ public struct ImageThumbnailer: Sendable {
     /// The decoders this thumbnailer has, by the type they handle (conformance picks the rest:
     /// HEIC and AVIF are `public.heif-standard`, PBM/PGM/PPM/PAM `net.sourceforge.netpbm.pnm`,
     /// CUR `com.microsoft.ico`, DNG/NEF/CR3… `public.camera-raw-image`).
+    /// The subtypes are listed too, so that a generator declaring one exactly (gdk-pixbuf's
+    /// `.thumbnailer` declares image/x-portable-pixmap) does not outrank us by closeness.
     public static let supportedTypes = [
         "public.jpeg", "public.png", "org.webmproject.webp", "com.compuserve.gif", "public.tiff", "com.microsoft.bmp",
-        "com.microsoft.ico", "com.truevision.tga-image", "net.sourceforge.netpbm.pnm", "public.heif-standard", "public.jpeg-xl",
-        "public.camera-raw-image",
+        "com.microsoft.ico", "com.microsoft.cur", "com.truevision.tga-image", "net.sourceforge.netpbm.pnm", "public.pbm",
+        "net.sourceforge.netpbm.pgm", "net.sourceforge.netpbm.ppm", "net.sourceforge.netpbm.pam", "public.heif-standard",
+        "public.heic", "public.heif", "public.avif", "public.jpeg-xl", "public.camera-raw-image",
     ]
 
     /// The streamed decoders, by the type each answers for.

@@ -85,6 +85,13 @@ struct ExternalLoaderTests {
         let (thumb, generator, _) = try result.registry.thumbnail(for: gif, request: ThumbnailRequest(maxPixelSize: 32))
         #expect(generator == "image")
         #expect(thumb.bitmap.width == 16 && thumb.bitmap.height == 16)  // never enlarged
+        // Formats gdk-pixbuf declares by a subtype's MIME type (PPM, CUR) are ours first too.
+        let formats = ExternalFixtures.packageRoot + "/Tests/VignetteImagingTests/Fixtures/formats/"
+        for path in ["other-images/python.ppm", "other-images/python.pbm", "ico/deerstalker.cur"] {
+            let file = try GeneratorInput(path: formats + path, resolver: resolver)
+            let first = result.registry.candidates(for: file.type, size: file.size, capability: .thumbnail).first
+            #expect(first?.generator.identifier == "image", "\(path)")
+        }
         // A format only gdk-pixbuf reads (XPM) still goes to it.
         let xpm = try GeneratorInput(
             path: ExternalFixtures.packageRoot + "/Tests/VignetteGeneratorsTests/Fixtures/external/hopper.xpm", resolver: resolver)
