@@ -159,6 +159,7 @@ run_one() { # harness:group:kind
     local env=() opts=(-timeout=10 -rss_limit_mb=2560 -print_final_stats=1 -artifact_prefix="$findings/")
     if [ "$kind" = c ]; then
         bin=$out/c/fuzz_${name//-/_}
+        env=(LSAN_OPTIONS=suppressions=$root/Fuzz/lsan.supp)
         opts+=(-max_len=262144)
     else
         bin=$out/swift/release/VignetteFuzz

@@ -73,7 +73,14 @@ static void vgn_jxl_color(vgn_jxl *j, const JxlBasicInfo *bi)
     JxlPixelFormat fmt = {4, JXL_TYPE_UINT8, JXL_NATIVE_ENDIAN, 0};
     JxlColorEncoding srgb;
     size_t size = 0;
-    if (JxlDecoderProcessInput(j->dec) != JXL_DEC_COLOR_ENCODING) return;
+    JxlDecoderStatus st = JxlDecoderProcessInput(j->dec);
+    if (st != JXL_DEC_COLOR_ENCODING) {
+        /* libjxl must not be called again after an error (0.7 crashes: found by fuzz_jxl) */
+        j->failed = st == JXL_DEC_NEED_MORE_INPUT ? VGN_E_TRUNCATED : VGN_E_INVALID;
+        vgn_copy_message(j->failed_msg, st == JXL_DEC_NEED_MORE_INPUT ? "libjxl: the data ends too early"
+                                                                       : "libjxl: cannot decode the image");
+        return;
+    }
     if (!bi->uses_original_profile) {
         memset(&srgb, 0, sizeof srgb);
         srgb.color_space = bi->num_color_channels < 3 ? JXL_COLOR_SPACE_GRAY : JXL_COLOR_SPACE_RGB;

@@ -39,4 +39,12 @@ struct FuzzFindingTests {
         let data = try Data(contentsOf: URL(fileURLWithPath: Self.folder + "/heif/heif-warning-text-reuse.heic"))
         _ = try? data.withUnsafeBytes { try ImageDecoder.decode(.heif, $0, request: ThumbnailRequest(maxPixelSize: 256)) }
     }
+
+    @Test func aJPEGXLWhoseColourHeaderFailsIsNotDecodedFurther() throws {
+        // fuzz_jxl: libjxl 0.7 crashes when called again after an error in the colour encoding.
+        let data = try Data(contentsOf: URL(fileURLWithPath: Self.folder + "/jxl/libjxl-call-after-error.jxl"))
+        #expect(throws: VignetteError(.corrupt, "corrupt JPEG XL: libjxl: cannot decode the image")) {
+            try data.withUnsafeBytes { try ImageDecoder.decode(.jpegXL, $0, request: ThumbnailRequest(maxPixelSize: 256)) }
+        }
+    }
 }
