@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Built-in decoders against the peers (issue 13), 256 px thumbnails, one run, same conditions:
 #
-# 1. The 32 benchmark photos as WebP, HEIC, AVIF, JPEG XL and TIFF (bench/make-formats.sh):
+# 1. The 32 benchmark photos as WebP, HEIC, AVIF, JPEG XL, TIFF and GIF (bench/make-formats.sh):
 #    `vignette batch --out DIR --size 256 --format jpeg --quality 80 -j 2` against `vipsthumbnail
 #    -s 256` run as 2 processes
 #    (xargs -P2 -n4, JPEG q80 out, like bench/peers.sh). Target: vignette ≤ 0.7× vipsthumbnail.
@@ -9,6 +9,8 @@
 #    --no-system-thumbnailers` against the same files (subfolders too: bmpsuite, broken/) through
 #    gdk-pixbuf-thumbnailer (2 processes, one per file, as a file manager runs it, PNG out).
 #    Target: vignette ≤ 0.3× gdk-pixbuf. Broken files make both exit non-zero (said on stderr).
+# 3. The orientation examples of make-formats.sh: each thumbnail's size (base.jpg is the
+#    landscape original; every other one must come out portrait).
 # Peak RSS is GNU time's %M (the largest single process). Inputs are in the page cache (a `cat`
 # warm-up precedes each timing); outputs go to /dev/shm. Ratios are of wall time in this run.
 #
@@ -56,7 +58,7 @@ row() { # set input-dir peer-label peer-command target
 echo "| set | files | vignette thumbnails | vignette wall | vignette RSS | peer thumbnails | peer wall | peer RSS | ratio | target |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 vips="ls | OMP_NUM_THREADS=1 VIPS_CONCURRENCY=1 xargs -P2 -n4 vipsthumbnail -s 256 -o '$out/vipsthumbnail.%SET%/%s.jpg[Q=80,strip]'"
-for set in webp heic avif jxl tiff; do
+for set in webp heic avif jxl tiff gif; do
     row "$set" "$formats/$set" vipsthumbnail "${vips//%SET%/$set}" 0.7
 done
 gdk="find . -type f | xargs -P2 -I{} gdk-pixbuf-thumbnailer -s 256 {} '$out/gdk.%SET%/{}.png'"
@@ -65,3 +67,9 @@ for set in gif bmp tiff; do
 done
 echo
 echo "peak RSS of one vignette process over every set: $peak MB (target ≤ 64 MB)"
+echo
+echo "orientation (stored landscape, each format's own way of saying 'turn 90° clockwise'):"
+for f in "$formats"/oriented/*; do
+    "$vignette" thumbnail --no-system-thumbnailers --no-fallback -s 128 "$f" -o "$out/oriented.png" 2>&1
+    printf '  %-12s %s\n' "$(basename "$f")" "$(python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(24); w,h=struct.unpack(">II",d[16:24]); print(f"{w} x {h}", "portrait" if h > w else "landscape")' "$out/oriented.png")"
+done
