@@ -68,4 +68,17 @@ struct vgn_decoder {
     const struct vgn_icc *cmyk_transform; /* set by vgn_decoder_set_cmyk_transform before the first read */
 };
 
+/* In a forked decoder child: fault signals back to their default action, stderr to /dev/null. */
+VGN_HIDDEN void vgn_child_quiet(void);
+
+/* Pipes to forked decoders (vgn_isolate.c, vgn_raw.c). The monotonic clock in milliseconds. */
+VGN_HIDDEN int64_t vgn_monotonic_ms(void);
+
+/* Writes all n bytes (retrying on EINTR); 0, or -1 on error. */
+VGN_HIDDEN int vgn_fd_write_all(int fd, const void *p, size_t n);
+
+/* Reads exactly n bytes before `deadline` (vgn_monotonic_ms; -1 for none): 0, -1 at the end of
+ * the stream or on error, -2 on timeout. */
+VGN_HIDDEN int vgn_fd_read_all(int fd, void *p, size_t n, int64_t deadline);
+
 #endif /* VGN_INTERNAL_H */

@@ -50,14 +50,14 @@ typedef struct {
     char library[32];
 } vgn_iso;
 
-static int64_t vgn_iso_now(void)
+int64_t vgn_monotonic_ms(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
-static int vgn_iso_write(int fd, const void *p, size_t n)
+int vgn_fd_write_all(int fd, const void *p, size_t n)
 {
     const uint8_t *b = (const uint8_t *)p;
     while (n > 0) {
@@ -70,13 +70,12 @@ static int vgn_iso_write(int fd, const void *p, size_t n)
     return 0;
 }
 
-/* Reads n bytes before the deadline (-1 for none): 0, -1 at the end or on error, -2 on timeout. */
-static int vgn_iso_read(int fd, void *p, size_t n, int64_t deadline)
+int vgn_fd_read_all(int fd, void *p, size_t n, int64_t deadline)
 {
     uint8_t *b = (uint8_t *)p;
     while (n > 0) {
         struct pollfd pfd = {fd, POLLIN, 0};
-        int64_t left = deadline < 0 ? 1000 : deadline - vgn_iso_now();
+        int64_t left = deadline < 0 ? 1000 : deadline - vgn_monotonic_ms();
         ssize_t got;
         if (left <= 0) return -2;
         if (poll(&pfd, 1, left > 1000 ? 1000 : (int)left) < 0) {
@@ -95,42 +94,49 @@ static int vgn_iso_read(int fd, void *p, size_t n, int64_t deadline)
 
 /* ---- the child ---------------------------------------------------------------------------- */
 
+void vgn_child_quiet(void)
+{
+    static const int faults[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP};
+    size_t i;
+    int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    /* A crash is an expected failure in a decoder child: no crash report from the parent's
+       handlers (the Swift runtime's backtracer), and nothing the libraries print (libjxl's
+       traces, libde265's and dav1d's messages, LibRaw's) reaches the parent's stderr. */
+    for (i = 0; i < sizeof faults / sizeof faults[0]; i++) signal(faults[i], SIG_DFL);
+    if (devnull >= 0) dup2(devnull, 2);
+}
+
 static void vgn_iso_child(int in, int out, vgn_isolated_opener opener, const uint8_t *data, size_t size,
                           uint32_t target)
 {
-    static const int faults[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP};
     vgn_iso_header header;
     vgn_error err;
     vgn_decoder *d;
     uint8_t *rows = NULL;
-    size_t i, stride;
-    int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
-    /* A crash is an expected failure here: no crash report from the parent's handlers, and
-       nothing the libraries print (libjxl's traces, libde265's and dav1d's messages). */
-    for (i = 0; i < sizeof faults / sizeof faults[0]; i++) signal(faults[i], SIG_DFL);
-    if (devnull >= 0) dup2(devnull, 2);
+    size_t stride;
+    vgn_child_quiet();
     memset(&header, 0, sizeof header);
     memset(&err, 0, sizeof err);
     d = opener(data, size, target, &header.info, &err);
     if (d == NULL) {
         header.code = err.code != 0 ? err.code : VGN_E_INVALID;
         memcpy(header.message, err.message, sizeof header.message);
-        (void)vgn_iso_write(out, &header, sizeof header);
+        (void)vgn_fd_write_all(out, &header, sizeof header);
         _exit(0);
     }
     header.width = d->width;
     header.height = d->height;
     header.working = d->working;
     header.icc_size = d->icc != NULL && d->icc_size <= VGN_ISOLATE_MAX_ICC ? d->icc_size : 0;
-    if (vgn_iso_write(out, &header, sizeof header) != 0 ||
-        (header.icc_size > 0 && vgn_iso_write(out, d->icc, (size_t)header.icc_size) != 0))
+    if (vgn_fd_write_all(out, &header, sizeof header) != 0 ||
+        (header.icc_size > 0 && vgn_fd_write_all(out, d->icc, (size_t)header.icc_size) != 0))
         _exit(0);
     stride = (size_t)d->width * 4;
     for (;;) {
         int32_t want = 0;
         vgn_iso_answer answer;
         int n;
-        if (vgn_iso_read(in, &want, sizeof want, -1) != 0 || want <= 0) _exit(0);
+        if (vgn_fd_read_all(in, &want, sizeof want, -1) != 0 || want <= 0) _exit(0);
         if (rows == NULL && (rows = (uint8_t *)malloc(stride * (size_t)want)) == NULL) _exit(0);
         memset(&answer, 0, sizeof answer);
         n = d->read_rows(d, rows, stride, want, &err);
@@ -138,8 +144,8 @@ static void vgn_iso_child(int in, int out, vgn_isolated_opener opener, const uin
         answer.warning_count = err.warning_count;
         memcpy(answer.message, err.message, sizeof answer.message);
         memcpy(answer.warning, err.warning, sizeof answer.warning);
-        if (vgn_iso_write(out, &answer, sizeof answer) != 0) _exit(0);
-        if (n > 0 && vgn_iso_write(out, rows, stride * (size_t)n) != 0) _exit(0);
+        if (vgn_fd_write_all(out, &answer, sizeof answer) != 0) _exit(0);
+        if (n > 0 && vgn_fd_write_all(out, rows, stride * (size_t)n) != 0) _exit(0);
         if (n <= 0) _exit(0);
     }
 }
@@ -192,12 +198,12 @@ static int vgn_iso_read_rows(vgn_decoder *d, uint8_t *dst, size_t stride, int ma
         vgn_err_fill(err, VGN_OK, NULL, NULL);
         return 0;
     }
-    if (vgn_iso_write(s->to_child, &want, sizeof want) != 0) return vgn_iso_lost(s, -1, err);
-    rc = vgn_iso_read(s->from_child, &answer, sizeof answer, s->deadline);
+    if (vgn_fd_write_all(s->to_child, &want, sizeof want) != 0) return vgn_iso_lost(s, -1, err);
+    rc = vgn_fd_read_all(s->from_child, &answer, sizeof answer, s->deadline);
     if (rc != 0) return vgn_iso_lost(s, rc, err);
     if (answer.rows > max_rows) return vgn_iso_lost(s, -1, err);
     for (i = 0; i < answer.rows; i++) {
-        rc = vgn_iso_read(s->from_child, dst + (size_t)i * stride, row, s->deadline);
+        rc = vgn_fd_read_all(s->from_child, dst + (size_t)i * stride, row, s->deadline);
         if (rc != 0) return vgn_iso_lost(s, rc, err);
     }
     answer.message[VGN_MSG_LEN - 1] = '\0';
@@ -273,10 +279,10 @@ vgn_decoder *vgn_isolated_open(vgn_isolated_opener opener, const char *library, 
     close(up[1]);
     s->to_child = down[1];
     s->from_child = up[0];
-    s->deadline = vgn_iso_now() + timeout_ms;
+    s->deadline = vgn_monotonic_ms() + timeout_ms;
     s->base.read_rows = vgn_iso_read_rows;
     s->base.close = vgn_iso_close;
-    rc = vgn_iso_read(s->from_child, &header, sizeof header, s->deadline);
+    rc = vgn_fd_read_all(s->from_child, &header, sizeof header, s->deadline);
     if (rc != 0) {
         vgn_iso_lost(s, rc, err);
         vgn_iso_close(&s->base);
@@ -295,7 +301,7 @@ vgn_decoder *vgn_isolated_open(vgn_isolated_opener opener, const char *library, 
     }
     if (header.icc_size > 0) {
         s->icc = (uint8_t *)malloc((size_t)header.icc_size);
-        if (s->icc == NULL || vgn_iso_read(s->from_child, s->icc, (size_t)header.icc_size, s->deadline) != 0) {
+        if (s->icc == NULL || vgn_fd_read_all(s->from_child, s->icc, (size_t)header.icc_size, s->deadline) != 0) {
             vgn_err_fill(err, VGN_E_INVALID, "the decoder stopped while sending the colour profile", NULL);
             vgn_iso_close(&s->base);
             return NULL;

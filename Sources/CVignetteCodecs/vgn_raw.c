@@ -3,13 +3,11 @@
 #define _GNU_SOURCE 1 /* pipe2 */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <libraw/libraw.h>
@@ -296,19 +294,6 @@ typedef struct {
     char message[VGN_MSG_LEN];
 } vgn_raw_reply;
 
-static int vgn_raw_write_all(int fd, const void *p, size_t n)
-{
-    const uint8_t *b = (const uint8_t *)p;
-    while (n > 0) {
-        ssize_t w = write(fd, b, n);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) return -1;
-        b += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 /* The child: LibRaw on the data, the preview's bytes down the pipe, _exit. */
 static void vgn_raw_child(int fd, const uint8_t *data, size_t size)
 {
@@ -319,19 +304,13 @@ static void vgn_raw_child(int fd, const uint8_t *data, size_t size)
     size_t jpeg_size = 0;
     vgn_decoder *bitmap = NULL;
     vgn_raw *r;
-    static const int faults[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP};
-    int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
-    size_t i;
-    /* A crash here is the expected failure: the parent's crash reporter (the Swift runtime's
-       backtracer) must not print it, and nothing LibRaw says may reach the parent's stderr. */
-    for (i = 0; i < sizeof faults / sizeof faults[0]; i++) signal(faults[i], SIG_DFL);
-    if (devnull >= 0) dup2(devnull, 2);
+    vgn_child_quiet();
     memset(&reply, 0, sizeof reply);
     r = vgn_raw_open(data, size, &info, &err);
     if (r == NULL || vgn_raw_preview(r, &jpeg, &jpeg_size, &bitmap, &info, &err) != VGN_OK) {
         reply.code = err.code != 0 ? err.code : VGN_E_INVALID;
         memcpy(reply.message, err.message, sizeof reply.message);
-        (void)vgn_raw_write_all(fd, &reply, sizeof reply);
+        (void)vgn_fd_write_all(fd, &reply, sizeof reply);
         _exit(0);
     }
     reply.code = VGN_OK;
@@ -348,35 +327,8 @@ static void vgn_raw_child(int fd, const uint8_t *data, size_t size)
         reply.size = (uint64_t)b->base.width * b->base.height * (uint64_t)b->colors;
         bytes = b->px;
     }
-    if (vgn_raw_write_all(fd, &reply, sizeof reply) == 0) (void)vgn_raw_write_all(fd, bytes, (size_t)reply.size);
+    if (vgn_fd_write_all(fd, &reply, sizeof reply) == 0) (void)vgn_fd_write_all(fd, bytes, (size_t)reply.size);
     _exit(0);
-}
-
-/* Reads exactly n bytes before the deadline (ms since the epoch of CLOCK_MONOTONIC); 0 on success,
- * -1 at the end of the stream or on error, -2 on timeout. */
-static int vgn_raw_read_all(int fd, void *p, size_t n, int64_t deadline)
-{
-    uint8_t *b = (uint8_t *)p;
-    while (n > 0) {
-        struct pollfd pfd = {fd, POLLIN, 0};
-        struct timespec now;
-        int64_t left;
-        ssize_t got;
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        left = deadline - ((int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000);
-        if (left <= 0) return -2;
-        if (poll(&pfd, 1, left > 1000 ? 1000 : (int)left) < 0) {
-            if (errno == EINTR) continue;
-            return -1;
-        }
-        if (!(pfd.revents & (POLLIN | POLLHUP | POLLERR))) continue;
-        got = read(fd, b, n);
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) return -1;
-        b += got;
-        n -= (size_t)got;
-    }
-    return 0;
 }
 
 int vgn_raw_extract_isolated(const uint8_t *data, size_t size, unsigned timeout_ms, vgn_raw_extract *out, vgn_error *err)
@@ -384,7 +336,6 @@ int vgn_raw_extract_isolated(const uint8_t *data, size_t size, unsigned timeout_
     int fds[2], status = 0, rc, code;
     pid_t pid;
     vgn_raw_reply reply;
-    struct timespec now;
     int64_t deadline;
     char msg[VGN_MSG_LEN];
     if (out == NULL || data == NULL || size == 0) {
@@ -411,15 +362,14 @@ int vgn_raw_extract_isolated(const uint8_t *data, size_t size, unsigned timeout_
         _exit(0);
     }
     close(fds[1]);
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    deadline = (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000 + timeout_ms;
-    rc = vgn_raw_read_all(fds[0], &reply, sizeof reply, deadline);
+    deadline = vgn_monotonic_ms() + timeout_ms;
+    rc = vgn_fd_read_all(fds[0], &reply, sizeof reply, deadline);
     if (rc == 0 && reply.code == VGN_OK) {
         if (reply.size == 0 || reply.size > (uint64_t)VGN_RAW_MAX_PREVIEW_PIXELS * 3 ||
             (out->bytes = (uint8_t *)malloc((size_t)reply.size)) == NULL)
             rc = -3;
         else
-            rc = vgn_raw_read_all(fds[0], out->bytes, (size_t)reply.size, deadline);
+            rc = vgn_fd_read_all(fds[0], out->bytes, (size_t)reply.size, deadline);
     }
     if (rc == -2) kill(pid, SIGKILL);
     close(fds[0]);
