@@ -2,31 +2,8 @@
  * ImageDecoder drives them (open, pixel cap, rows in bands of 16, close). The first bytes pick the
  * opener: "BM" BMP, "P1".."P7" PNM, an ICO/CUR directory (00 00 01|02 00) whose selected entry is
  * a DIB, anything else (and ICO-looking data that is no icon) TGA. */
-#include <stdlib.h>
 #include <string.h>
-#include "vgn_decoder.h"
-
-#define MAX_PIXELS (4u << 20)
-
-static void drain(vgn_decoder *d) {
-    vgn_error err;
-    uint32_t w = 0, h = 0;
-    if (!d) return;
-    vgn_decoder_size(d, &w, &h);
-    if (w > 0 && h > 0 && (uint64_t)w * h <= MAX_PIXELS) {
-        uint8_t *band = malloc((size_t)w * 4 * 16);
-        if (band) {
-            uint32_t y = 0;
-            while (y < h) {
-                int n = vgn_decoder_read_rows(d, band, (size_t)w * 4, 16, &err);
-                if (n <= 0) break;
-                y += (uint32_t)n;
-            }
-            free(band);
-        }
-    }
-    vgn_decoder_close(d);
-}
+#include "fuzz_decoder.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     vgn_image_info info;
@@ -49,10 +26,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     } else {
         d = vgn_tga_open(data, size, &info, &err);
     }
-    if (d && (uint64_t)info.width * info.height > MAX_PIXELS) {
-        vgn_decoder_close(d);
-        return 0;
-    }
-    drain(d);
-    return 0;
+    return fuzz_drain(d, &info);
 }
