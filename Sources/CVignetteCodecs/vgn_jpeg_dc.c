@@ -1072,87 +1072,6 @@ static int dc_output(dc_dec *d, uint8_t **out, uint32_t *ow_out, uint32_t *oh_ou
 
 /* ---- entry point ---------------------------------------------------------------------- */
 
-int vgn_jpeg_dc_decode(const uint8_t *data, size_t size, uint8_t **out, uint32_t *out_w, uint32_t *out_h,
-                       int *channels_out, int *warnings, char *message, size_t message_size)
-{
-    dc_dec *d;
-    int stop, status, i, all_begun = 1;
-
-    if (message != NULL && message_size > 0)
-        message[0] = '\0';
-    if (warnings != NULL)
-        *warnings = 0;
-    if (out != NULL)
-        *out = NULL;
-    if (out_w != NULL)
-        *out_w = 0;
-    if (out_h != NULL)
-        *out_h = 0;
-    if (channels_out != NULL)
-        *channels_out = 0;
-    if (out == NULL || out_w == NULL || out_h == NULL || channels_out == NULL || (data == NULL && size != 0)) {
-        if (message != NULL && message_size > 0)
-            snprintf(message, message_size, "bad arguments to vgn_jpeg_dc_decode");
-        return VGN_DC_CORRUPT;
-    }
-    d = (dc_dec *)calloc(1, sizeof(*d));
-    if (d == NULL) {
-        if (message != NULL && message_size > 0)
-            snprintf(message, message_size, "out of memory");
-        return VGN_DC_NOMEM;
-    }
-    d->data = data;
-    d->size = data == NULL ? 0 : size;
-    d->msg = message;
-    d->msg_size = message != NULL ? message_size : 0;
-
-    stop = dc_parse(d);
-
-    for (i = 0; i < d->ncomp; i++)
-        if (d->comp[i].dc_bits < 0)
-            all_begun = 0;
-    if (!d->have_sof || !d->seen_sos)
-        all_begun = 0;
-
-    if (stop == DC_STOP_NOMEM) {
-        d->msg_is_warning = 0;
-        if (d->msg != NULL && d->msg_size > 0)
-            snprintf(d->msg, d->msg_size, "out of memory (DC decoder)");
-        status = VGN_DC_NOMEM;
-    } else if (stop == DC_STOP_NA) {
-        status = VGN_DC_NOT_APPLICABLE;
-    } else if (!all_begun) {
-        if (stop == DC_STOP_CORRUPT) {
-            status = VGN_DC_CORRUPT;
-        } else {
-            d->msg_is_warning = 0;
-            if (d->msg != NULL && d->msg_size > 0)
-                snprintf(d->msg, d->msg_size, d->have_sof ? "JPEG data ends before every component has a DC scan"
-                                                          : "JPEG data ends before the frame header (SOF)");
-            status = VGN_DC_NOT_APPLICABLE;
-        }
-    } else {
-        if (stop == DC_STOP_CORRUPT) {
-            /* keep the error text, but as a warning: the image is built from the earlier scans */
-            d->warn = 1;
-            d->msg_is_warning = 1;
-        } else if (stop == DC_STOP_EOD && !dc_all_dc_complete(d)) {
-            dc_warn(d, "Premature end of JPEG file (DC scans incomplete)");
-        }
-        status = dc_output(d, out, out_w, out_h, channels_out) == 0 ? VGN_DC_OK : VGN_DC_NOMEM;
-        if (status == VGN_DC_NOMEM && d->msg != NULL && d->msg_size > 0)
-            snprintf(d->msg, d->msg_size, "out of memory (DC decoder output)");
-        if (status == VGN_DC_OK && warnings != NULL)
-            *warnings = d->warn;
-    }
-    if (status != VGN_DC_OK && d->msg != NULL && d->msg_size > 0 && d->msg[0] == '\0')
-        snprintf(d->msg, d->msg_size, status == VGN_DC_CORRUPT ? "corrupt JPEG data" : "not handled by the DC decoder");
-    for (i = 0; i < DC_MAX_COMPS; i++)
-        free(d->comp[i].coef);
-    free(d);
-    return status;
-}
-
 /* ======================================================================================
  * Low-frequency decoder (vgn_jpeg_lowfreq_decode): every scan is entropy-decoded like
  * libjpeg-turbo's jdphuff.c, but each block keeps only its DC (in comp->coef, shared with
@@ -1900,33 +1819,18 @@ fail:
     return ret;
 }
 
-int vgn_jpeg_lowfreq_decode_ex(const uint8_t *data, size_t size, int scale_denom, int flags, uint8_t **out,
-                               uint32_t *out_w, uint32_t *out_h, int *channels_out, int *warnings, char *message,
-                               size_t message_size)
+/* ---- entry points ---------------------------------------------------------------------- */
+
+/* The one walk behind both entry points: parse every marker segment and scan once, keeping the
+ * DC of each block (lf_denom 0: the DC-only decoder, output replicated at 1/8) or the
+ * low-frequency corner libjpeg's scaled IDCT needs (lf_denom 2, 4, 8), then build the output. */
+static int dc_run(const uint8_t *data, size_t size, int lf_denom, int lf_exact, uint8_t **out, uint32_t *out_w,
+                  uint32_t *out_h, int *channels_out, int *warnings, char *message, size_t message_size)
 {
+    const char *what = lf_denom != 0 ? "low-frequency decoder" : "DC decoder";
     dc_dec *d;
     int stop, status, i, all_begun = 1;
 
-    if (message != NULL && message_size > 0)
-        message[0] = '\0';
-    if (warnings != NULL)
-        *warnings = 0;
-    if (out != NULL)
-        *out = NULL;
-    if (out_w != NULL)
-        *out_w = 0;
-    if (out_h != NULL)
-        *out_h = 0;
-    if (channels_out != NULL)
-        *channels_out = 0;
-    if (out == NULL || out_w == NULL || out_h == NULL || channels_out == NULL || (data == NULL && size != 0) ||
-        (scale_denom != 2 && scale_denom != 4 && scale_denom != 8) || (flags & ~VGN_LF_EXACT) != 0) {
-        if (message != NULL && message_size > 0)
-            snprintf(message, message_size, "bad arguments to vgn_jpeg_lowfreq_decode");
-        return VGN_DC_CORRUPT;
-    }
-    if (scale_denom == 8 && !(flags & VGN_LF_EXACT))
-        return vgn_jpeg_dc_decode(data, size, out, out_w, out_h, channels_out, warnings, message, message_size);
     d = (dc_dec *)calloc(1, sizeof(*d));
     if (d == NULL) {
         if (message != NULL && message_size > 0)
@@ -1937,8 +1841,8 @@ int vgn_jpeg_lowfreq_decode_ex(const uint8_t *data, size_t size, int scale_denom
     d->size = data == NULL ? 0 : size;
     d->msg = message;
     d->msg_size = message != NULL ? message_size : 0;
-    d->lf_denom = scale_denom;
-    d->lf_exact = (flags & VGN_LF_EXACT) != 0;
+    d->lf_denom = lf_denom;
+    d->lf_exact = lf_exact;
 
     stop = dc_parse(d);
 
@@ -1951,7 +1855,7 @@ int vgn_jpeg_lowfreq_decode_ex(const uint8_t *data, size_t size, int scale_denom
     if (stop == DC_STOP_NOMEM) {
         d->msg_is_warning = 0;
         if (d->msg != NULL && d->msg_size > 0)
-            snprintf(d->msg, d->msg_size, "out of memory (low-frequency decoder)");
+            snprintf(d->msg, d->msg_size, "out of memory (%s)", what);
         status = VGN_DC_NOMEM;
     } else if (stop == DC_STOP_NA) {
         status = VGN_DC_NOT_APPLICABLE;
@@ -1970,18 +1874,22 @@ int vgn_jpeg_lowfreq_decode_ex(const uint8_t *data, size_t size, int scale_denom
             /* keep the error text, but as a warning: the image is built from the earlier scans */
             d->warn = 1;
             d->msg_is_warning = 1;
-        } else if (stop == DC_STOP_EOD) {
+        } else if (stop == DC_STOP_EOD && lf_denom != 0) {
             dc_warn(d, "Premature end of JPEG file");
+        } else if (stop == DC_STOP_EOD && !dc_all_dc_complete(d)) {
+            dc_warn(d, "Premature end of JPEG file (DC scans incomplete)");
         }
-        status = lf_output(d, out, out_w, out_h, channels_out) == 0 ? VGN_DC_OK : VGN_DC_NOMEM;
+        status = (lf_denom != 0 ? lf_output(d, out, out_w, out_h, channels_out)
+                                : dc_output(d, out, out_w, out_h, channels_out)) == 0
+                     ? VGN_DC_OK
+                     : VGN_DC_NOMEM;
         if (status == VGN_DC_NOMEM && d->msg != NULL && d->msg_size > 0)
-            snprintf(d->msg, d->msg_size, "out of memory (low-frequency decoder output)");
+            snprintf(d->msg, d->msg_size, "out of memory (%s output)", what);
         if (status == VGN_DC_OK && warnings != NULL)
             *warnings = d->warn;
     }
     if (status != VGN_DC_OK && d->msg != NULL && d->msg_size > 0 && d->msg[0] == '\0')
-        snprintf(d->msg, d->msg_size,
-                 status == VGN_DC_CORRUPT ? "corrupt JPEG data" : "not handled by the low-frequency decoder");
+        snprintf(d->msg, d->msg_size, status == VGN_DC_CORRUPT ? "corrupt JPEG data" : "not handled by the %s", what);
     for (i = 0; i < DC_MAX_COMPS; i++) {
         free(d->comp[i].coef);
         free(d->comp[i].ac);
@@ -1989,6 +1897,53 @@ int vgn_jpeg_lowfreq_decode_ex(const uint8_t *data, size_t size, int scale_denom
     }
     free(d);
     return status;
+}
+
+/* Clears the outputs; 0 when the arguments are usable, else VGN_DC_CORRUPT with the message. */
+static int dc_begin(const uint8_t *data, size_t size, uint8_t **out, uint32_t *out_w, uint32_t *out_h,
+                    int *channels_out, int *warnings, char *message, size_t message_size, int bad, const char *who)
+{
+    if (message != NULL && message_size > 0)
+        message[0] = '\0';
+    if (warnings != NULL)
+        *warnings = 0;
+    if (out != NULL)
+        *out = NULL;
+    if (out_w != NULL)
+        *out_w = 0;
+    if (out_h != NULL)
+        *out_h = 0;
+    if (channels_out != NULL)
+        *channels_out = 0;
+    if (bad || out == NULL || out_w == NULL || out_h == NULL || channels_out == NULL || (data == NULL && size != 0)) {
+        if (message != NULL && message_size > 0)
+            snprintf(message, message_size, "bad arguments to %s", who);
+        return VGN_DC_CORRUPT;
+    }
+    return 0;
+}
+
+int vgn_jpeg_dc_decode(const uint8_t *data, size_t size, uint8_t **out, uint32_t *out_w, uint32_t *out_h,
+                       int *channels_out, int *warnings, char *message, size_t message_size)
+{
+    if (dc_begin(data, size, out, out_w, out_h, channels_out, warnings, message, message_size, 0, "vgn_jpeg_dc_decode"))
+        return VGN_DC_CORRUPT;
+    return dc_run(data, size, 0, 0, out, out_w, out_h, channels_out, warnings, message, message_size);
+}
+
+int vgn_jpeg_lowfreq_decode_ex(const uint8_t *data, size_t size, int scale_denom, int flags, uint8_t **out,
+                               uint32_t *out_w, uint32_t *out_h, int *channels_out, int *warnings, char *message,
+                               size_t message_size)
+{
+    int bad = (scale_denom != 2 && scale_denom != 4 && scale_denom != 8) || (flags & ~VGN_LF_EXACT) != 0;
+    if (dc_begin(data, size, out, out_w, out_h, channels_out, warnings, message, message_size, bad,
+                 "vgn_jpeg_lowfreq_decode"))
+        return VGN_DC_CORRUPT;
+    /* At 1/8 without VGN_LF_EXACT the DC of each block is all libjpeg's 1x1 IDCT reads. */
+    if (scale_denom == 8 && !(flags & VGN_LF_EXACT))
+        return dc_run(data, size, 0, 0, out, out_w, out_h, channels_out, warnings, message, message_size);
+    return dc_run(data, size, scale_denom, (flags & VGN_LF_EXACT) != 0, out, out_w, out_h, channels_out, warnings,
+                  message, message_size);
 }
 
 int vgn_jpeg_lowfreq_decode(const uint8_t *data, size_t size, int scale_denom, uint8_t **out, uint32_t *out_w,
