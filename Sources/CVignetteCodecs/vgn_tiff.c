@@ -47,6 +47,9 @@ typedef struct {
     uint32_t band_n;   /* rows held (0: none) */
     uint32_t row;      /* next row to output */
     uint8_t *cmyk_rgb; /* one row of RGB from the CMYK profile's transform (width x 3) */
+    int packed;        /* read by scanline and unpacked here: sample sizes TIFFRGBAImage lacks (12-bit…) */
+    uint16_t p_spp, p_bps, p_photometric;
+    uint8_t *scanline; /* one stored row (packed mode) */
     int state;
     int fail_code;
     char fail_msg[VGN_MSG_LEN];
@@ -185,6 +188,7 @@ static void vgn_tiff_close(vgn_decoder *d)
         TIFFClose(t->tif);
     free(t->band);
     free(t->cmyk_rgb);
+    free(t->scanline);
     free(t);
 }
 
@@ -263,6 +267,89 @@ static void vgn_tiff_put_cmyk(TIFFRGBAImage *img, uint32_t *cp, uint32_t x, uint
         pp += (size_t)w * 4 + (ptrdiff_t)fromskew * 4;
         cp += toskew;
     }
+}
+
+/* Strips of unsigned grey (with alpha) or RGB(A) samples of a size TIFFRGBAImage has no path for
+ * (9-15, 24 or 32 bits: 12-bit scans, for one): read a scanline at a time and unpacked here, the
+ * top 8 bits of each sample kept. Returns 0 (nothing changed) when the page is not such a page. */
+static int vgn_tiff_packed_open(vgn_tiff *t, uint32_t w, uint32_t h, vgn_image_info *info)
+{
+    uint16_t spp = 1, bps = 1, photometric = 0, planar = PLANARCONFIG_CONTIG, format = SAMPLEFORMAT_UINT,
+             orientation = ORIENTATION_TOPLEFT;
+    tmsize_t line;
+    TIFFGetFieldDefaulted(t->tif, TIFFTAG_SAMPLESPERPIXEL, &spp);
+    TIFFGetFieldDefaulted(t->tif, TIFFTAG_BITSPERSAMPLE, &bps);
+    TIFFGetFieldDefaulted(t->tif, TIFFTAG_PLANARCONFIG, &planar);
+    TIFFGetFieldDefaulted(t->tif, TIFFTAG_SAMPLEFORMAT, &format);
+    TIFFGetFieldDefaulted(t->tif, TIFFTAG_ORIENTATION, &orientation);
+    if (!TIFFGetField(t->tif, TIFFTAG_PHOTOMETRIC, &photometric) || TIFFIsTiled(t->tif) || format != SAMPLEFORMAT_UINT ||
+        !((bps > 8 && bps < 16) || bps == 24 || bps == 32) || (planar != PLANARCONFIG_CONTIG && spp > 1))
+        return 0;
+    if (!(((photometric == PHOTOMETRIC_MINISBLACK || photometric == PHOTOMETRIC_MINISWHITE) && (spp == 1 || spp == 2)) ||
+          (photometric == PHOTOMETRIC_RGB && (spp == 3 || spp == 4))))
+        return 0;
+    line = TIFFScanlineSize(t->tif);
+    if (line <= 0 || (uint64_t)line < ((uint64_t)w * spp * bps + 7) / 8) return 0;
+    t->packed = 1;
+    t->p_spp = spp;
+    t->p_bps = bps;
+    t->p_photometric = photometric;
+    t->base.width = w;
+    t->base.height = h;
+    t->base.working = (size_t)line;
+    info->orientation = orientation >= 1 && orientation <= 8 ? orientation : 1;
+    t->state = VGN_TST_OPENED;
+    return 1;
+}
+
+/* The packed mode's next rows: one scanline at a time, unpacked most significant bit first. */
+static int vgn_tiff_packed_rows(vgn_tiff *t, uint8_t *dst, size_t stride, int max_rows, vgn_error *err)
+{
+    int n = 0;
+    uint32_t x;
+    if (t->scanline == NULL && (t->scanline = (uint8_t *)malloc(t->base.working)) == NULL) {
+        vgn_err_fill(err, VGN_E_NOMEM, "out of memory for a TIFF row", &t->warn);
+        return VGN_E_NOMEM;
+    }
+    while (n < max_rows && t->row < t->base.height) {
+        uint8_t *o = dst + (size_t)n * stride;
+        uint64_t bit = 0;
+        t->first_err[0] = '\0';
+        if (TIFFReadScanline(t->tif, t->scanline, t->row, 0) < 0) {
+            char m[VGN_MSG_LEN];
+            vgn_copy_message(m, t->first_err[0] ? t->first_err : "tiff: cannot read a row");
+            t->state = VGN_TST_FAILED;
+            t->fail_code = vgn_tiff_classify(m, VGN_E_INVALID);
+            vgn_copy_message(t->fail_msg, m);
+            if (n > 0) break;
+            vgn_err_fill(err, t->fail_code, t->fail_msg, &t->warn);
+            return t->fail_code;
+        }
+        for (x = 0; x < t->base.width; x++, o += 4) {
+            unsigned v[4] = {0, 0, 0, 255}, c;
+            for (c = 0; c < t->p_spp; c++) {
+                uint32_t value = 0, b;
+                for (b = 0; b < t->p_bps; b++, bit++)
+                    value = (value << 1) | ((t->scanline[bit >> 3] >> (7 - (bit & 7))) & 1u);
+                v[c] = value >> (t->p_bps - 8);
+            }
+            if (t->p_spp <= 2) {
+                unsigned grey = t->p_photometric == PHOTOMETRIC_MINISWHITE ? 255 - v[0] : v[0];
+                o[0] = o[1] = o[2] = (uint8_t)grey;
+                o[3] = (uint8_t)(t->p_spp == 2 ? v[1] : 255);
+            } else {
+                o[0] = (uint8_t)v[0];
+                o[1] = (uint8_t)v[1];
+                o[2] = (uint8_t)v[2];
+                o[3] = (uint8_t)v[3];
+            }
+        }
+        t->row++;
+        n++;
+    }
+    if (t->row >= t->base.height) t->state = VGN_TST_DONE;
+    vgn_err_fill(err, VGN_OK, NULL, &t->warn);
+    return n;
 }
 
 /* Whether the current directory can be decoded (TIFFRGBAImageOK, silently). */
@@ -423,6 +510,11 @@ vgn_decoder *vgn_tiff_open(const uint8_t *data, size_t size, uint32_t target, vg
         return vgn_tiff_fail_lib(t, VGN_E_INVALID, "the TIFF page has no size", err);
 
     emsg[0] = '\0';
+    if (!TIFFRGBAImageOK(t->tif, emsg) && vgn_tiff_packed_open(t, w, h, info)) {
+        vgn_err_fill(err, VGN_OK, NULL, &t->warn);
+        return &t->base;
+    }
+    emsg[0] = '\0';
     if (!TIFFRGBAImageOK(t->tif, emsg)) {
         char m[VGN_MSG_LEN * 2];
         snprintf(m, sizeof m, "tiff: %s", emsg[0] ? emsg : "cannot handle this image");
@@ -581,6 +673,7 @@ static int vgn_tiff_read_rows(vgn_decoder *d, uint8_t *dst, size_t stride, int m
         vgn_err_fill(err, VGN_OK, NULL, &t->warn);
         return 0;
     }
+    if (t->packed) return vgn_tiff_packed_rows(t, dst, stride, max_rows, err);
     if (t->band == NULL) {
         size_t px = (size_t)t->base.width * t->band_h;
         if ((uint64_t)t->base.width * t->band_h > SIZE_MAX / 4 ||

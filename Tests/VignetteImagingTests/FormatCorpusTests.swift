@@ -63,7 +63,6 @@ struct FormatCorpusTests {
         "bmp/bmpsuite-b/rletopdown.bmp": "RLE with a top-down height is invalid (the BMP format forbids it); ImageMagick reads it anyway",
         "tiff/hopper.Lab.tif":
             "libtiff's CIELab to RGB conversion comes out lighter than ImageMagick's and libvips' (23-24 dB against both)",
-        "tiff/12bit.cropped.tif": "libtiff's RGBA interface has no 12-bit path: refused as unsupported (a gap)",
     ]
 
     /// The outcome for one file.
