@@ -199,8 +199,8 @@ public enum ImageDecoder {
 
     /// A thumbnail of WebP data for `request` (an animation's first frame; the other frames are never decoded).
     ///
-    /// libwebp scales while it decodes, so only the scaled picture is ever held: to twice the
-    /// target (like JPEG's shrink-on-load, leaving the Lanczos reduce a 2x margin), then down.
+    /// libwebp scales while it decodes, so only the scaled picture is ever held: straight to the
+    /// target with its area-averaging rescaler.
     public static func webp(_ data: UnsafeRawBufferPointer, request: ThumbnailRequest, limits: ImageLimits = .standard) throws
         -> DecodedImage
     {
@@ -234,7 +234,9 @@ public enum ImageDecoder {
         _ base: UnsafePointer<UInt8>, _ count: Int, width: Int, height: Int, target: (width: Int, height: Int), limits: ImageLimits
     ) throws -> DecodedImage {
         var err = vgn_error()
-        let decoded = (width: min(width, max(1, target.width * 2)), height: min(height, max(1, target.height * 2)))
+        // libwebp's rescaler averages areas exactly (no aliasing, unlike JPEG's DCT scaling), so
+        // it can go straight to the target: no Lanczos pass after it.
+        let decoded = (width: min(width, max(1, target.width)), height: min(height, max(1, target.height)))
         return try limits.holding(decoded.width * decoded.height * 4 + target.width * target.height * 4 * 2, for: "the image") {
             var bitmap = Bitmap(width: decoded.width, height: decoded.height)
             let status = bitmap.pixels.withUnsafeMutableBufferPointer { buffer in
