@@ -164,6 +164,8 @@ int vgn_webp_icc(const uint8_t *data, size_t size, const uint8_t **profile, size
     if (profile != NULL) *profile = NULL;
     if (profile_size != NULL) *profile_size = 0;
     if (data == NULL || profile == NULL || profile_size == NULL) return 0;
+    /* Only a VP8X header with the ICC flag has a profile: no demuxer for the common simple files. */
+    if (size < 30 || memcmp(data + 12, "VP8X", 4) != 0 || !(data[20] & ICCP_FLAG)) return 0;
     demux = WebPDemux(&webp_data);
     if (demux == NULL) return 0;
     if ((WebPDemuxGetI(demux, WEBP_FF_FORMAT_FLAGS) & ICCP_FLAG) && WebPDemuxGetChunk(demux, "ICCP", 1, &chunk)) {

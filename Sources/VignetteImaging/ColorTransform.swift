@@ -16,12 +16,9 @@ final class ColorTransform: @unchecked Sendable {
     }
 
     let handle: OpaquePointer
-    /// The profile's own description ("Adobe RGB (1998)", "U.S. Web Coated (SWOP) v2").
-    let profileName: String
 
-    init(handle: OpaquePointer, profileName: String) {
+    init(handle: OpaquePointer) {
         self.handle = handle
-        self.profileName = profileName
     }
 
     deinit { vgn_icc_close(handle) }
@@ -43,13 +40,9 @@ final class ColorTransform: @unchecked Sendable {
         let key = Key(bytes: Array(profile), layout: layout)
         if let cached = cache.withLock({ $0[key] }) { return cached.transform }
         var srgb: Int32 = 0
-        var name = [CChar](repeating: 0, count: 128)
         var err = vgn_error()
-        let made = vgn_icc_open(base.assumingMemoryBound(to: UInt8.self), profile.count, layout.rawValue, &srgb, &name, name.count, &err)
-            .map {
-                ColorTransform(
-                    handle: $0, profileName: String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-            }
+        let made = vgn_icc_open(base.assumingMemoryBound(to: UInt8.self), profile.count, layout.rawValue, &srgb, nil, 0, &err)
+            .map { ColorTransform(handle: $0) }
         cache.withLock { entries in
             // A handful of profiles covers real folders; a stream of distinct ones only refills.
             if entries.count >= 32 { entries.removeAll() }

@@ -229,7 +229,8 @@ public enum ImageDecoder {
         ).converted(by: rgb)
     }
 
-    /// A still WebP decoded by libwebp straight to twice `target`, then shrunk.
+    /// A still WebP decoded by libwebp straight to `target` (or at full size, then enlarged by
+    /// the downscaler's Lanczos when the request allows upscaling).
     static func webpStill(
         _ base: UnsafePointer<UInt8>, _ count: Int, width: Int, height: Int, target: (width: Int, height: Int), limits: ImageLimits
     ) throws -> DecodedImage {
