@@ -19,13 +19,26 @@ struct CatalogOptions: ParsableArguments {
             valueName: "DIR"))
     var generatorDirectories: [String] = []
 
-    /// The built-in catalog plus custom declarations from `--types` and `$VIGNETTE_TYPES` (colon-separated).
+    @Flag(
+        name: .customLong("no-system-types"),
+        help: "Do not read the system's shared-mime-info packages ($XDG_DATA_DIRS/mime/packages); also VIGNETTE_SYSTEM_TYPES=0.")
+    var noSystemTypes = false
+
+    /// The built-in catalog, the system MIME database, and custom declarations from `--types`
+    /// and `$VIGNETTE_TYPES` (colon-separated). Problems in system packages are warnings.
     func declaredCatalog() throws -> TypeCatalog {
         var files = typeFiles
-        if let env = ProcessInfo.processInfo.environment["VIGNETTE_TYPES"], !env.isEmpty {
+        let environment = ProcessInfo.processInfo.environment
+        if let env = environment["VIGNETTE_TYPES"], !env.isEmpty {
             files = env.split(separator: ":").map(String.init) + files
         }
-        return try TypeCatalog.builtIn.adding(declarationFiles: files)
+        var base = TypeCatalog.builtIn
+        if !noSystemTypes, environment["VIGNETTE_SYSTEM_TYPES"] != "0" {
+            let (catalog, problems) = base.adding(system: SystemMIMEDatabase.load())
+            for problem in problems { Diagnostics.warn(path: problem.path ?? "", problem.reason) }
+            base = catalog
+        }
+        return try base.adding(declarationFiles: files)
     }
 
     /// Built-ins, `--types` files and the manifests' generators, with problems reported on stderr.

@@ -10,8 +10,12 @@ struct TypeCommand: ParsableCommand {
         discussion: """
             For each file, prints the type identifier, its preferred MIME type and the types it \
             conforms to. The bytes decide (a PNG named .jpg is a PNG); the name refines generic \
-            content (text named .md is Markdown). A file that cannot be read gets one line on \
-            stderr naming it and the reason; the others are still answered, and the exit status is 1.
+            content (text named .md is Markdown); a name never makes text a binary type, nor \
+            binary data a text type. Besides the built-in types, the system's shared-mime-info \
+            packages ($XDG_DATA_DIRS/mime/packages, $XDG_DATA_HOME/mime/packages) are read; \
+            --explain names the package when one decided. A file that cannot be read gets one \
+            line on stderr naming it and the reason; the others are still answered, and the exit \
+            status is 1.
 
             Examples:
               vignette type photo.jpg
@@ -60,6 +64,7 @@ struct TypeCommand: ParsableCommand {
                     if explain {
                         out.write("  \(result.type.localizedDescription); decided by \(result.evidence)")
                         if let text = result.text { out.write("; \(text.encoding.displayName) text") }
+                        if let system = Self.systemSource(result, catalog: catalog) { out.write("; " + system) }
                         out.write("\n")
                     }
                 }
@@ -84,7 +89,17 @@ struct TypeCommand: ParsableCommand {
             "conformsTo": catalog.supertypes(of: result.type).dropFirst().map(\.identifier),
         ]
         if let text = result.text { object["encoding"] = text.encoding.displayName }
-        if explain { object["evidence"] = result.evidence.description }
+        if explain {
+            object["evidence"] = result.evidence.description
+            if let system = systemSource(result, catalog: catalog) { object["systemDatabase"] = system }
+        }
         return object
+    }
+
+    /// Where the system MIME database took part: the package whose rule decided, or that declares the type.
+    static func systemSource(_ result: TypeResolution, catalog: TypeCatalog) -> String? {
+        if let file = result.source { return "rule from the system MIME database (\(file))" }
+        if case .system(let file)? = catalog.origin(of: result.type) { return "type from the system MIME database (\(file))" }
+        return nil
     }
 }

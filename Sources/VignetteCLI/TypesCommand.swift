@@ -40,9 +40,10 @@ struct TypesCommand: ParsableCommand {
                 let d = t.declaration
                 var o: [String: Any] = [
                     "identifier": d.identifier, "conformsTo": d.conformsTo, "description": d.description,
-                    "extensions": d.extensions, "mimeTypes": d.mimeTypes,
+                    "extensions": d.extensions, "mimeTypes": catalog.mimeTypes(of: t),
                     "origin": catalog.origin(of: t)?.description ?? "dynamic",
                 ]
+                if let icon = catalog.genericIcon(of: t) { o["genericIcon"] = icon }
                 if !d.filenames.isEmpty { o["filenames"] = d.filenames }
                 if !d.signatures.isEmpty { o["signatures"] = d.signatures.count }
                 return o

@@ -60,6 +60,7 @@ struct WhichCommand: ParsableCommand {
                 "mime": catalog.preferredMIMEType(of: input.type), "conformsTo": Array(chain.dropFirst()),
                 "evidence": input.resolution.evidence.description,
             ]
+            if let system = TypeCommand.systemSource(input.resolution, catalog: catalog) { object["systemDatabase"] = system }
             for (capability, candidates, attempts, chosen) in sections {
                 object[capability.rawValue] =
                     [
@@ -79,7 +80,9 @@ struct WhichCommand: ParsableCommand {
         var text = "\(file)\n"
         text +=
             "  type:        \(input.type.identifier) (\(input.type.localizedDescription)), MIME \(catalog.preferredMIMEType(of: input.type))\n"
-        text += "  decided by:  \(input.resolution.evidence)\n"
+        text += "  decided by:  \(input.resolution.evidence)"
+        if let system = TypeCommand.systemSource(input.resolution, catalog: catalog) { text += "; " + system }
+        text += "\n"
         text += "  chain:       \(chain.joined(separator: " → "))\n"
         for (capability, candidates, attempts, chosen) in sections {
             text += "\(capability.rawValue): \(chosen.map { "\($0) answers" } ?? "nothing answers")\n"

@@ -9,8 +9,10 @@ import VignetteImaging
 /// runaway memory is a finding. `make fuzz` runs each case under libFuzzer
 /// (`scripts/fuzz.sh`); `FuzzRegressionTests` replays the seeds and every past finding.
 public enum FuzzHarness: String, CaseIterable, Sendable {
-    /// The type resolver on raw bytes (signatures, text sniffing, container peeks).
+    /// The type resolver on raw bytes (signatures, the system's magic rules, text sniffing, container peeks).
     case types
+    /// A shared-mime-info package: the XML reader, merging into the catalog, and its rules on a probe file.
+    case mimePackage = "mime-package"
     /// The text decoder: encoding detection and decoding, complete and cut.
     case text
     /// Image header dimensions (the pixel cap before external generators).
@@ -39,6 +41,14 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
         switch self {
         case .types:
             _ = Self.resolver.resolve(bytes: bytes, filename: nil)
+        case .mimePackage:
+            let package = MIMEPackageReader.read(bytes: bytes, path: "fuzz.xml")
+            let (catalog, _) = TypeCatalog.builtIn.adding(system: SystemMIMEDatabase(packages: [package]))
+            let resolver = TypeResolver(catalog: catalog)
+            for name in ["probe.acme", "README.x", "Makefile"] {
+                _ = resolver.resolve(bytes: Self.probe, filename: name)
+            }
+            _ = resolver.resolve(bytes: Array(#"<?xml version="1.0"?><config xmlns="urn:x"/>"#.utf8), filename: "c.xml")
         case .text:
             _ = TextDecoder.decode(bytes[...], complete: true)
             _ = TextDecoder.decode(bytes.prefix(bytes.count / 2), complete: false)
@@ -68,7 +78,8 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
         }
     }
 
-    private static let resolver = TypeResolver()
+    private static let resolver = TypeResolver(catalog: TypeCatalog.builtIn.adding(system: SystemMIMEDatabase.load()).0)
+    private static let probe: [UInt8] = Array("ACME\u{0}SKETCH".utf8) + (0..<64).map { UInt8($0 &* 37 & 0xFF) }
     private static let generators: [String: any Generator] = Dictionary(
         BuiltInGenerators.makeRegistry().generators.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
 

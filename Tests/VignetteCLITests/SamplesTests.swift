@@ -20,7 +20,7 @@ struct SamplesTests {
         ("data.csv", "public.comma-separated-values-text", "text-thumbnail", "csv"),
         ("drawing.svg", "public.svg-image", "svg", "markup"),
         ("empty.txt", "org.freedesktop.zerosize", "fallback", "fallback"),
-        ("feed.xml", "public.xml", "text-thumbnail", "markup"),
+        ("feed.xml", "org.ietf.atom", "text-thumbnail", "markup"),
         ("guide.md", "net.daringfireball.markdown", "text-thumbnail", "markdown"),
         ("japanese-sjis.txt", "public.plain-text", "text-thumbnail", "text"),
         ("letter.odt", "org.oasis-open.opendocument.text", "opendocument-thumbnail", "zip-listing"),

@@ -80,6 +80,12 @@ public final class FileSample: ByteReader, @unchecked Sendable {
         return buffer[...]
     }
 
+    /// Up to `count` bytes at `offset`, fewer where the file ends; nil past the end or over the cap.
+    public func bytes(at offset: Int, upTo count: Int) -> ArraySlice<UInt8>? {
+        guard offset >= 0, offset < size, count > 0 else { return nil }
+        return bytes(at: offset, count: min(count, size - offset))
+    }
+
     /// The last `count` bytes (or the whole file when shorter).
     public func tail(_ count: Int) -> ArraySlice<UInt8>? {
         let n = min(count, size)

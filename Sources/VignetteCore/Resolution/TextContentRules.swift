@@ -120,8 +120,32 @@ struct TextContentRules {
         {
             return (t, "<\(local)> HTML element")
         }
+        if let root, !catalog.rootXML.isEmpty {
+            let parts = root.split(separator: ":", maxSplits: 1)
+            let localName = String(parts.last ?? "")
+            let namespace = TextContentRules.attribute(parts.count == 2 ? "xmlns:\(parts[0])" : "xmlns", in: rootTag) ?? ""
+            if let id = catalog.rootXML[namespace + " " + localName], let t = catalog.type(withIdentifier: id) {
+                return (t, "<\(localName)> root element" + (namespace.isEmpty ? "" : " in \(namespace)"))
+            }
+        }
         if hasDeclaration || root != nil, let t = type(id: UniformType.ID.xml, mime: "application/xml") {
             return (t, hasDeclaration ? "XML declaration" : TextContentRules.bareRootEvidence + "<\(root ?? "")>")
+        }
+        return nil
+    }
+
+    /// The value of attribute `name` in a start tag's text, if present.
+    static func attribute(_ name: String, in tag: Substring) -> String? {
+        var rest = tag
+        while let r = rest.range(of: name) {
+            let before = rest[..<r.lowerBound].last
+            var after = rest[r.upperBound...].drop { $0.isWhitespace }
+            rest = rest[r.upperBound...]
+            guard before?.isWhitespace == true, after.first == "=" else { continue }
+            after = after.dropFirst().drop { $0.isWhitespace }
+            guard let quote = after.first, quote == "\"" || quote == "'" else { continue }
+            let value = after.dropFirst().prefix { $0 != quote }
+            return String(value)
         }
         return nil
     }
@@ -161,7 +185,7 @@ struct TextContentRules {
     /// RFC 822 headers at the very top: at least three known ones, including a sender or route.
     func classifyMail(_ text: String) -> (UniformType, String)? {
         var known: Set<String> = []
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).prefix(60).makeIterator()
+        var lines = TextContentRules.lines(of: text, limit: 60, omittingEmpty: false).makeIterator()
         var first = true
         var mbox = false
         while let raw = lines.next() {
@@ -184,6 +208,12 @@ struct TextContentRules {
         return nil
     }
 
+    /// The first `limit` lines of `text`, split on LF bytes (splitting on the Character "\n"
+    /// walks grapheme clusters and is several times slower; it also never splits CRLF).
+    static func lines(of text: String, limit: Int, omittingEmpty: Bool) -> [Substring] {
+        text.utf8.split(separator: 0x0A, maxSplits: limit, omittingEmptySubsequences: omittingEmpty).prefix(limit).map { Substring($0) }
+    }
+
     func looksLikeXBM(_ text: String) -> Bool {
         text.contains("#define ") && text.contains("_width ") && text.contains("_height ") && text.contains("_bits[]")
     }
@@ -192,7 +222,7 @@ struct TextContentRules {
         if text.hasPrefix("diff --git ") { return true }
         var sawMinus = false
         var sawPlus = false
-        for line in text.split(separator: "\n").prefix(40) {
+        for line in TextContentRules.lines(of: text, limit: 40, omittingEmpty: true) {
             if line.hasPrefix("--- ") {
                 sawMinus = true
             } else if sawMinus && line.hasPrefix("+++ ") {
@@ -208,10 +238,10 @@ struct TextContentRules {
     func looksLikePython(_ text: String) -> Bool {
         var score = 0
         var strong = 0
-        for raw in text.split(separator: "\n").prefix(200) {
+        for raw in TextContentRules.lines(of: text, limit: 200, omittingEmpty: true) {
             let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
             let trimmed = line.drop { $0 == " " || $0 == "\t" }
-            let endsWithColon = trimmed.trimmingCharacters(in: .whitespaces).hasSuffix(":")
+            let endsWithColon = trimmed.utf8.last(where: { $0 != 0x20 && $0 != 0x09 }) == UInt8(ascii: ":")
             if (trimmed.hasPrefix("def ") || trimmed.hasPrefix("async def ")) && trimmed.contains("(") && endsWithColon {
                 score += 3; strong += 1
             } else if trimmed.hasPrefix("class ") && endsWithColon {

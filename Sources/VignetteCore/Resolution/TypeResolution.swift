@@ -49,4 +49,6 @@ public struct TypeResolution: Sendable, Equatable {
     public let evidence: Evidence
     /// The text encoding family, when the content is text.
     public let text: TextSniffer.Result?
+    /// The system MIME package whose rule (magic, glob, XML root) decided, when one did.
+    public var source: String? = nil
 }

@@ -12,6 +12,11 @@ import Foundation
 /// 5. Other binary data trusts the name only when the named type has no signature that
 ///    could have confirmed it; otherwise it is `public.data`.
 ///
+/// A name never gives text content a type that is not text, nor binary content a text type:
+/// of the types a name may stand for (`.ts` is TypeScript or an MPEG transport stream), the
+/// first of the right kind is taken. System magic rules (shared-mime-info) rank with our
+/// signatures by priority; at equal priority ours win.
+///
 /// Reads at most `headSize` bytes from the start, plus the few bytes a far signature needs
 /// and, for zip archives only, the end record and central directory.
 public struct TypeResolver: Sendable {
@@ -42,10 +47,10 @@ public struct TypeResolver: Sendable {
         if sample.size == 0 {
             return TypeResolution(type: named(UniformType.ID.empty), evidence: .emptyFile, text: nil)
         }
-        let nameType = sample.filename.flatMap { catalog.declaredType(forFilename: $0) }
+        let names = sample.filename.map { catalog.nameMatches(forFilename: $0) } ?? []
 
-        if let (type, priority) = bestSignature(sample) {
-            return refine(signature: type, priority: priority, nameType: nameType, sample: sample)
+        if let (type, priority, source) = bestSignature(sample) {
+            return refine(signature: type, priority: priority, source: source, names: names, sample: sample)
         }
         if let script = interpreterType(sample) {
             return TypeResolution(type: script.type, evidence: .interpreter(script.name), text: textResult(sample))
@@ -62,24 +67,32 @@ public struct TypeResolver: Sendable {
         }
         if TarHeader.isValid(sample) {
             let tar = named(UniformType.ID.tar)
-            if let nameType, catalog.conforms(nameType, to: tar.identifier) {
-                return TypeResolution(type: nameType, evidence: .tarHeader, text: nil)
+            if let name = names.first(where: { catalog.conforms($0.type, to: tar.identifier) }) {
+                return TypeResolution(type: name.type, evidence: .tarHeader, text: nil, source: systemFile(name.origin))
             }
             return TypeResolution(type: tar, evidence: .tarHeader, text: nil)
         }
         if let text {
-            return resolveText(sample, encoding: text, nameType: nameType)
+            return resolveText(sample, encoding: text, names: names)
         }
-        if let nameType, isUnverifiableName(nameType) {
-            return TypeResolution(type: nameType, evidence: .unverifiableName, text: nil)
+        if let name = names.first(where: { !catalog.conforms($0.type, to: UniformType.ID.text) }), isUnverifiableName(name.type) {
+            return TypeResolution(type: name.type, evidence: .unverifiableName, text: nil, source: systemFile(name.origin))
         }
         return TypeResolution(type: named(UniformType.ID.data), evidence: .unknownBinary, text: nil)
     }
 
+    /// The package file, when a system MIME database rule decided.
+    func systemFile(_ origin: TypeCatalog.Origin?) -> String? {
+        if case .system(let file)? = origin { return file }
+        return nil
+    }
+
     // MARK: Signatures
 
-    /// The best matching signature's type: highest priority, then most bytes, then declared later.
-    func bestSignature(_ sample: FileSample) -> (UniformType, Int)? {
+    /// The best matching signature or system magic rule: highest priority, then ours before
+    /// the system's, then most bytes, then declared later. The source is the system package
+    /// of a magic rule.
+    func bestSignature(_ sample: FileSample) -> (UniformType, Int, String?)? {
         var best: TypeCatalog.IndexedSignature? = nil
         for candidate in catalog.signatures {
             if let b = best {
@@ -90,32 +103,46 @@ public struct TypeResolver: Sendable {
             }
             if candidate.signature.patterns.allSatisfy({ $0.matches(sample) }) { best = candidate }
         }
+        var bestMagic: TypeCatalog.IndexedMagic? = nil
+        let floor = best?.signature.priority ?? -1
+        for candidate in catalog.magic where candidate.rule.priority > max(floor, bestMagic?.rule.priority ?? -1) {
+            if candidate.rule.matches(sample) { bestMagic = candidate }
+        }
+        if let bestMagic, let type = catalog.type(withIdentifier: bestMagic.identifier) {
+            return (type, bestMagic.rule.priority, bestMagic.file)
+        }
         guard let best, let type = catalog.type(withIdentifier: best.identifier) else { return nil }
-        return (type, best.signature.priority)
+        return (type, best.signature.priority, nil)
     }
 
-    func refine(signature type: UniformType, priority: Int, nameType: UniformType?, sample: FileSample) -> TypeResolution {
+    func refine(signature type: UniformType, priority: Int, source: String?, names: [TypeCatalog.NameMatch], sample: FileSample)
+        -> TypeResolution
+    {
         if catalog.conforms(type, to: UniformType.ID.zip) {
             if let zip = ZipDirectory(sample) {
                 if type.identifier == UniformType.ID.zip, let (refined, why) = refineZip(zip, sample: sample) {
                     return TypeResolution(type: refined, evidence: .containerEntries(why), text: nil)
                 }
-                return TypeResolution(type: type, evidence: .signature(priority: priority), text: nil)
+                return TypeResolution(type: type, evidence: .signature(priority: priority), text: nil, source: source)
             }
         }
-        if let nameType, nameType != type, catalog.conforms(nameType, to: type.identifier) {
-            return TypeResolution(type: nameType, evidence: .signatureRefinedByName(container: type.identifier), text: nil)
+        if let name = names.first(where: { $0.type != type && catalog.conforms($0.type, to: type.identifier) }) {
+            return TypeResolution(
+                type: name.type, evidence: .signatureRefinedByName(container: type.identifier), text: nil,
+                source: systemFile(name.origin) ?? source)
         }
-        return TypeResolution(type: type, evidence: .signature(priority: priority), text: nil)
+        return TypeResolution(type: type, evidence: .signature(priority: priority), text: nil, source: source)
     }
 
     /// Signatures below this priority are plausibility checks (TGA has no magic number): they
     /// may confirm a name, but their failing to match does not refute it.
     public static let weakSignaturePriority = 30
 
-    /// Whether the name must be believed: a non-text type with no strong signature that could have refuted it.
+    /// Whether the name must be believed: a non-text type with no strong signature or system
+    /// magic rule that could have refuted it.
     func isUnverifiableName(_ type: UniformType) -> Bool {
         type.declaration.signatures.allSatisfy { $0.priority < TypeResolver.weakSignaturePriority }
+            && (catalog.magicPriority(of: type) ?? 0) < TypeResolver.weakSignaturePriority
             && !catalog.conforms(type, to: UniformType.ID.text)
     }
 
@@ -181,9 +208,13 @@ public struct TypeResolver: Sendable {
         TextSniffer.classify(sample.head[...], complete: sample.head.count == sample.size)
     }
 
-    func resolveText(_ sample: FileSample, encoding: TextSniffer.Result, nameType: UniformType?) -> TypeResolution {
+    func resolveText(_ sample: FileSample, encoding: TextSniffer.Result, names: [TypeCatalog.NameMatch]) -> TypeResolution {
         let text = TextSniffer.decode(sample.head[...], as: encoding)
         let plain = named(UniformType.ID.plainText)
+        // Text takes from its name only a text type.
+        let name = names.first { catalog.conforms($0.type, to: UniformType.ID.text) }
+        let nameType = name?.type
+        let source = systemFile(name?.origin)
         let nameIsSpecificText =
             nameType.map {
                 catalog.conforms($0, to: UniformType.ID.text) && !isGenericText($0)
@@ -191,22 +222,21 @@ public struct TypeResolver: Sendable {
 
         if let (contentType, why) = TextContentRules(catalog: catalog).classify(text, nameIsSpecific: nameIsSpecificText) {
             if let nameType, nameType != contentType, catalog.conforms(nameType, to: contentType.identifier) {
-                return TypeResolution(type: nameType, evidence: .textName, text: encoding)
+                return TypeResolution(type: nameType, evidence: .textName, text: encoding, source: source)
             }
             // An unknown root element without a declaration is only weakly XML: an HTML name wins.
             if why.hasPrefix(TextContentRules.bareRootEvidence), let nameType, catalog.conforms(nameType, to: UniformType.ID.html) {
-                return TypeResolution(type: nameType, evidence: .textName, text: encoding)
+                return TypeResolution(type: nameType, evidence: .textName, text: encoding, source: source)
             }
-            return TypeResolution(type: contentType, evidence: .textContent(why), text: encoding)
+            return TypeResolution(
+                type: contentType, evidence: .textContent(why), text: encoding,
+                source: systemFile(catalog.origin(of: contentType)))
         }
         if let nameType, nameIsSpecificText {
             let isMarkup = catalog.conforms(nameType, to: UniformType.ID.xml) || catalog.conforms(nameType, to: UniformType.ID.html)
             if !isMarkup || TextContentRules.hasMarkup(text) {
-                return TypeResolution(type: nameType, evidence: .textName, text: encoding)
+                return TypeResolution(type: nameType, evidence: .textName, text: encoding, source: source)
             }
-        }
-        if let nameType, isUnverifiableName(nameType) {
-            return TypeResolution(type: nameType, evidence: .unverifiableName, text: encoding)
         }
         return TypeResolution(type: plain, evidence: .plainText, text: encoding)
     }

@@ -112,15 +112,18 @@ public struct BytePattern: Sendable, Equatable, Codable {
 
     /// Whether the pattern matches `data` (bytes from the start of the file).
     public func matches(_ data: some ByteReader) -> Bool {
-        for start in offset...(offset + range) {
-            if matches(data, at: start) { return true }
+        if range > 0 {
+            // One read for the whole range: a far range (DTS at 0:18000) must not cost a read per start.
+            guard let window = data.bytes(at: offset, upTo: range + bytes.count), window.count >= bytes.count else { return false }
+            let base = window.startIndex
+            for start in 0...(window.count - bytes.count) where matches(window, at: base + start) { return true }
+            return false
         }
-        return false
+        guard let window = data.bytes(at: offset, count: bytes.count) else { return false }
+        return matches(window, at: window.startIndex)
     }
 
-    private func matches(_ data: some ByteReader, at start: Int) -> Bool {
-        guard let window = data.bytes(at: start, count: bytes.count) else { return false }
-        let base = window.startIndex
+    private func matches(_ window: ArraySlice<UInt8>, at base: Int) -> Bool {
         if let mask {
             for i in 0..<bytes.count where window[base + i] & mask[i] != bytes[i] & mask[i] { return false }
         } else {
@@ -159,4 +162,18 @@ public struct BytePattern: Sendable, Equatable, Codable {
 public protocol ByteReader {
     /// `count` bytes starting at `offset`, or nil when the file is shorter.
     func bytes(at offset: Int, count: Int) -> ArraySlice<UInt8>?
+    /// Up to `count` bytes starting at `offset` (fewer at the end of the file), or nil when there are none.
+    func bytes(at offset: Int, upTo count: Int) -> ArraySlice<UInt8>?
+}
+
+extension ByteReader {
+    /// Up to `count` bytes at `offset`, found by halving the request until it fits (readers that know their size do better).
+    public func bytes(at offset: Int, upTo count: Int) -> ArraySlice<UInt8>? {
+        var n = count
+        while n > 0 {
+            if let window = bytes(at: offset, count: n) { return window }
+            n /= 2
+        }
+        return nil
+    }
 }

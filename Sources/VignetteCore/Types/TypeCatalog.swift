@@ -14,22 +14,26 @@ public final class TypeCatalog: Sendable {
         case exported(file: String)
         /// A custom declaration of someone else's type: used only where nothing else declares it.
         case imported(file: String)
+        /// A type, name pattern or magic rule from the system's shared-mime-info database.
+        case system(file: String)
 
-        /// Precedence for identifiers and tags: exported > built-in > imported.
+        /// Precedence for identifiers and tags: exported > built-in > imported > system.
         var rank: Int {
             switch self {
-            case .imported: 0
-            case .builtIn: 1
-            case .exported: 2
+            case .system: 0
+            case .imported: 1
+            case .builtIn: 2
+            case .exported: 3
             }
         }
 
-        /// "built-in", "exported by FILE" or "imported by FILE".
+        /// "built-in", "exported by FILE", "imported by FILE" or "from the system MIME database (FILE)".
         public var description: String {
             switch self {
             case .builtIn: "built-in"
             case .exported(let file): "exported by \(file)"
             case .imported(let file): "imported by \(file)"
+            case .system(let file): "from the system MIME database (\(file))"
             }
         }
     }
@@ -45,6 +49,34 @@ public final class TypeCatalog: Sendable {
         let order: Int
     }
 
+    /// A magic rule of the system database, with the type it identifies.
+    struct IndexedMagic: Sendable {
+        let identifier: String
+        let rule: MagicRule
+        let file: String
+    }
+
+    /// One type a name (extension, exact name or glob) may stand for, and how strongly.
+    struct NameClaim: Sendable {
+        let identifier: String
+        let rank: Int
+        let weight: Int
+        let order: Int
+        let origin: Origin
+
+        /// Better claims first: higher rank, then higher weight, then declared later.
+        static func isBetter(_ a: NameClaim, _ b: NameClaim) -> Bool {
+            (a.rank, a.weight, a.order) > (b.rank, b.weight, b.order)
+        }
+    }
+
+    /// A glob that is neither an exact name nor `*.ext` (`README*`, `*.so.[0-9]*`).
+    struct GlobClaim: Sendable {
+        let pattern: String
+        let caseSensitive: Bool
+        let claim: NameClaim
+    }
+
     let entries: [String: Entry]
     /// Identifiers in declaration order.
     public let identifiers: [String]
@@ -52,17 +84,37 @@ public final class TypeCatalog: Sendable {
     let byMIME: [String: String]
     let byFilename: [String: String]
     let byInterpreter: [String: String]
+    let extensionClaims: [String: [NameClaim]]
+    let caseSensitiveExtensionClaims: [String: [NameClaim]]
+    let filenameClaims: [String: [NameClaim]]
+    let globClaims: [GlobClaim]
     let chains: [String: [String]]
     let signatures: [IndexedSignature]
+    let magic: [IndexedMagic]
+    /// `namespace localName` of an XML root element → identifier (system `root-XML`).
+    let rootXML: [String: String]
+    let genericIcons: [String: String]
+    /// Every MIME type each type is known by: its declaration's, then the system database's.
+    let mimeLists: [String: [String]]
     /// The furthest byte any signature looks at.
     public let signatureReach: Int
     /// The longest multi-part extension, in parts (`tar.gz` is 2).
     let maxExtensionParts: Int
+    /// What the catalog was built from, so that `adding` can rebuild it with more.
+    let sourceDeclarations: [(TypeDeclaration, Origin)]
+    let sourceSystemExtras: [SystemTypeExtras]
 
     /// Builds a catalog from declarations and their origins, validating the graph.
     ///
+    /// `system` carries what the shared-mime-info database says beyond declarations (globs
+    /// with weights, magic, XML roots, icons); see `adding(system:)`.
+    ///
     /// - Throws: `VignetteError.invalidDeclaration` for an unknown parent or a conformance cycle.
-    public init(declarations: [(TypeDeclaration, Origin)]) throws {
+    public convenience init(declarations: [(TypeDeclaration, Origin)]) throws {
+        try self.init(declarations: declarations, system: [])
+    }
+
+    init(declarations: [(TypeDeclaration, Origin)], system: [SystemTypeExtras]) throws {
         var entries: [String: Entry] = [:]
         var order: [String] = []
         for (declaration, origin) in declarations {
@@ -80,28 +132,90 @@ public final class TypeCatalog: Sendable {
         var mime: [String: (String, Int)] = [:]
         var names: [String: (String, Int)] = [:]
         var interp: [String: (String, Int)] = [:]
+        var extClaims: [String: [NameClaim]] = [:]
+        var exactExtClaims: [String: [NameClaim]] = [:]
+        var nameClaims: [String: [NameClaim]] = [:]
+        var globs: [GlobClaim] = []
         var parts = 1
+        var claimOrder = 0
+        var mimeLists: [String: [String]] = [:]
         func claim(_ table: inout [String: (String, Int)], _ key: String, _ id: String, _ rank: Int) {
             if let current = table[key], current.1 > rank { return }
             table[key] = (id, rank)
+        }
+        func claimMIME(_ m: String, _ id: String, _ rank: Int) {
+            let key = TypeCatalog.normalizeMIME(m)
+            claim(&mime, key, id, rank)
+            if mimeLists[id]?.contains(where: { TypeCatalog.normalizeMIME($0) == key }) != true { mimeLists[id, default: []].append(m) }
+        }
+        func nameClaim(_ table: inout [String: [NameClaim]], _ key: String, _ id: String, _ weight: Int, _ origin: Origin) {
+            claimOrder += 1
+            let c = NameClaim(identifier: id, rank: origin.rank, weight: weight, order: claimOrder, origin: origin)
+            if table[key]?.contains(where: { $0.identifier == id }) == true { return }
+            table[key, default: []].append(c)
         }
         for id in order {
             guard let entry = entries[id] else { continue }
             let d = entry.type.declaration
             let rank = entry.origin.rank
+            // A system type's tags come from its extras, with their weights and files.
+            if case .system = entry.origin {
+                for m in d.mimeTypes { claimMIME(m, id, rank) }
+                continue
+            }
             for e in d.extensions {
                 let key = e.lowercased()
                 claim(&ext, key, id, rank)
+                nameClaim(&extClaims, key, id, 50, entry.origin)
                 parts = max(parts, key.split(separator: ".").count)
             }
-            for m in d.mimeTypes { claim(&mime, TypeCatalog.normalizeMIME(m), id, rank) }
-            for f in d.filenames { claim(&names, f, id, rank) }
+            for m in d.mimeTypes { claimMIME(m, id, rank) }
+            for f in d.filenames {
+                claim(&names, f, id, rank)
+                nameClaim(&nameClaims, f, id, 50, entry.origin)
+            }
             for i in d.interpreters { claim(&interp, i, id, rank) }
         }
+        var magic: [IndexedMagic] = []
+        var roots: [String: String] = [:]
+        var icons: [String: String] = [:]
+        for extra in system where entries[extra.identifier] != nil {
+            let id = extra.identifier
+            let rank = Origin.system(file: "").rank
+            for (m, _) in extra.mimeTypes { claimMIME(m, id, rank) }
+            for g in extra.globs {
+                let origin = Origin.system(file: g.file)
+                switch SystemTypeExtras.kind(of: g.pattern) {
+                case .literal:
+                    claim(&names, g.pattern, id, rank)
+                    nameClaim(&nameClaims, g.pattern, id, g.weight, origin)
+                case .extension(let e):
+                    if g.caseSensitive {
+                        nameClaim(&exactExtClaims, e, id, g.weight, origin)
+                    } else {
+                        claim(&ext, e.lowercased(), id, rank)
+                        nameClaim(&extClaims, e.lowercased(), id, g.weight, origin)
+                    }
+                    parts = max(parts, e.split(separator: ".").count)
+                case .complex:
+                    claimOrder += 1
+                    let c = NameClaim(identifier: id, rank: rank, weight: g.weight, order: claimOrder, origin: origin)
+                    globs.append(GlobClaim(pattern: g.caseSensitive ? g.pattern : g.pattern.lowercased(), caseSensitive: g.caseSensitive, claim: c))
+                }
+            }
+            for (rule, file) in extra.magic { magic.append(IndexedMagic(identifier: id, rule: rule, file: file)) }
+            for key in extra.rootXML where roots[key] == nil { roots[key] = id }
+            if let icon = extra.icon { icons[id] = icon }
+        }
+        for key in extClaims.keys { extClaims[key]!.sort(by: NameClaim.isBetter) }
+        for key in exactExtClaims.keys { exactExtClaims[key]!.sort(by: NameClaim.isBetter) }
+        for key in nameClaims.keys { nameClaims[key]!.sort(by: NameClaim.isBetter) }
+        globs.sort { NameClaim.isBetter($0.claim, $1.claim) }
 
         var chains: [String: [String]] = [:]
+        chains.reserveCapacity(order.count)
         for id in order {
-            chains[id] = try TypeCatalog.chain(of: id, entries: entries)
+            chains[id] = try TypeCatalog.chain(of: id, entries: entries, known: chains)
         }
 
         var sigs: [IndexedSignature] = []
@@ -117,14 +231,32 @@ public final class TypeCatalog: Sendable {
         self.byMIME = mime.mapValues(\.0)
         self.byFilename = names.mapValues(\.0)
         self.byInterpreter = interp.mapValues(\.0)
+        self.extensionClaims = extClaims
+        self.caseSensitiveExtensionClaims = exactExtClaims
+        self.filenameClaims = nameClaims
+        self.globClaims = globs
         self.chains = chains
         self.signatures = sigs
-        self.signatureReach = sigs.map(\.signature.reach).max() ?? 0
+        self.magic = magic
+        self.rootXML = roots
+        self.genericIcons = icons
+        self.mimeLists = mimeLists
+        self.signatureReach = max(sigs.map(\.signature.reach).max() ?? 0, magic.map(\.rule.reach).max() ?? 0)
         self.maxExtensionParts = parts
+        self.sourceDeclarations = declarations
+        self.sourceSystemExtras = system
     }
 
     /// Breadth-first ancestors of `id`, itself first; throws on unknown parents and cycles.
-    private static func chain(of id: String, entries: [String: Entry]) throws -> [String] {
+    private static func chain(of id: String, entries: [String: Entry], known: [String: [String]]) throws -> [String] {
+        guard let entry = entries[id] else {
+            throw VignetteError(.invalidDeclaration, "type \(id) is not declared")
+        }
+        let parents = entry.type.declaration.conformsTo
+        // The common case, one parent whose chain is known: no search needed.
+        if parents.count == 1, let parentChain = known[parents[0]], !parentChain.contains(id) {
+            return [id] + parentChain
+        }
         var result: [String] = []
         var seen: Set<String> = []
         var queue: [String] = [id]
@@ -148,8 +280,18 @@ public final class TypeCatalog: Sendable {
     }
 
     static func normalizeMIME(_ text: String) -> String {
-        let base = text.split(separator: ";", maxSplits: 1).first.map(String.init) ?? text
-        return base.trimmingCharacters(in: .whitespaces).lowercased()
+        // Most MIME types are already plain lower-case ASCII: answer those without Foundation.
+        if text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ";") && !($0 >= 0x41 && $0 <= 0x5A) }) {
+            return text
+        }
+        var bytes: [UInt8] = []
+        for c in text.utf8 {
+            if c == UInt8(ascii: ";") { break }
+            bytes.append(c >= 0x41 && c <= 0x5A ? c + 0x20 : c)
+        }
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(decoding: bytes[first...last], as: UTF8.self)
     }
 
     // MARK: Look-ups
@@ -197,13 +339,42 @@ public final class TypeCatalog: Sendable {
     }
 
     /// The declared type a file's name implies: an exact file name first, then its longest
-    /// known extension (`a.tar.gz` tries `tar.gz`, then `gz`).
+    /// known extension (`a.tar.gz` tries `tar.gz`, then `gz`), then other glob patterns.
     public func declaredType(forFilename filename: String) -> UniformType? {
-        if let id = byFilename[filename], let t = entries[id]?.type { return t }
-        for ext in TypeCatalog.extensionCandidates(of: filename, maxParts: maxExtensionParts) {
-            if let t = declaredType(forFilenameExtension: ext) { return t }
+        nameMatches(forFilename: filename).first?.type
+    }
+
+    /// A type a file name may stand for, and where the name pattern was declared.
+    public struct NameMatch: Sendable {
+        /// The type.
+        public let type: UniformType
+        /// Where the pattern that matched was declared.
+        public let origin: Origin
+    }
+
+    /// Every declared type a file's name may stand for, best first: exact names, then
+    /// extensions longest first (a case-sensitive system glob before the others), then other
+    /// glob patterns; within each, our declarations before the system's, then by weight.
+    public func nameMatches(forFilename filename: String) -> [NameMatch] {
+        var result: [NameMatch] = []
+        var seen: Set<String> = []
+        func add(_ claims: [NameClaim]?) {
+            for c in claims ?? [] where seen.insert(c.identifier).inserted {
+                if let t = entries[c.identifier]?.type { result.append(NameMatch(type: t, origin: c.origin)) }
+            }
         }
-        return nil
+        add(filenameClaims[filename])
+        for ext in TypeCatalog.extensionCandidates(of: filename, maxParts: maxExtensionParts, lowercased: false) {
+            if !caseSensitiveExtensionClaims.isEmpty { add(caseSensitiveExtensionClaims[ext]) }
+            add(extensionClaims[ext.lowercased()])
+        }
+        if !globClaims.isEmpty {
+            let lower = filename.lowercased()
+            for g in globClaims where fnmatch(g.pattern, g.caseSensitive ? filename : lower, 0) == 0 {
+                add([g.claim])
+            }
+        }
+        return result
     }
 
     /// The type a file's name implies: declared, else dynamic for its last extension, else nil (no extension).
@@ -213,8 +384,8 @@ public final class TypeCatalog: Sendable {
     }
 
     /// Extension candidates of a file name, longest first, lower-cased (`A.Tar.GZ` → `tar.gz`, `gz`).
-    static func extensionCandidates(of filename: String, maxParts: Int) -> [String] {
-        let lower = filename.lowercased()
+    static func extensionCandidates(of filename: String, maxParts: Int, lowercased: Bool = true) -> [String] {
+        let lower = lowercased ? filename.lowercased() : filename
         let pieces = lower.split(separator: ".", omittingEmptySubsequences: false)
         guard pieces.count > 1 else { return [] }
         // A leading dot (".bashrc") is part of the name, not an extension separator.
@@ -251,6 +422,20 @@ public final class TypeCatalog: Sendable {
     public func distance(from type: UniformType, to parent: String) -> Int? {
         supertypes(of: type).firstIndex { $0.identifier == parent }
     }
+
+    /// Every MIME type `type` is known by: its declaration's (preferred first), then those the
+    /// system MIME database maps to it (its types and aliases).
+    public func mimeTypes(of type: UniformType) -> [String] {
+        mimeLists[type.identifier] ?? type.declaration.mimeTypes
+    }
+
+    /// The highest priority of the system magic rules that identify `type` (nil: it has none).
+    public func magicPriority(of type: UniformType) -> Int? {
+        magic.lazy.filter { $0.identifier == type.identifier }.map(\.rule.priority).max()
+    }
+
+    /// The generic icon name the system MIME database gives `type` (`x-office-document`), if any.
+    public func genericIcon(of type: UniformType) -> String? { genericIcons[type.identifier] }
 
     /// The preferred MIME type of `type`, inherited from the nearest ancestor that has one.
     public func preferredMIMEType(of type: UniformType) -> String {

@@ -112,9 +112,7 @@ extension TypeCatalog {
         guard files.contains(where: { !($0.file.types.isEmpty && $0.file.exportedTypes.isEmpty && $0.file.importedTypes.isEmpty) }) else {
             return self
         }
-        var list: [(TypeDeclaration, Origin)] = identifiers.compactMap { id in
-            entries[id].map { ($0.type.declaration, $0.origin) }
-        }
+        var list = sourceDeclarations
         for (path, file) in files {
             let exported = (file.types + file.exportedTypes).map { ($0, Origin.exported(file: path)) }
             let imported = file.importedTypes.map { ($0, Origin.imported(file: path)) }
@@ -124,7 +122,7 @@ extension TypeCatalog {
             }
         }
         do {
-            return try TypeCatalog(declarations: list)
+            return try TypeCatalog(declarations: list, system: sourceSystemExtras)
         } catch let error as VignetteError {
             throw files.count == 1 ? error.about(files[0].path) : error
         }
