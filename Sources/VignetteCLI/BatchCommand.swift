@@ -132,7 +132,9 @@ struct BatchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let pipeline = ThumbnailPipeline(registry: try registryOptions.makeRegistry())
+        let pipeline = ThumbnailPipeline(registry: try registryOptions.makeRegistry(writingTypeCache: !dryRun))
+        // Our own cache folder (the compiled MIME database) is never a source of thumbnails.
+        let ownCache = SystemMIMEDatabase.cacheDirectory(XDGDirectories())
         var walker = BatchWalker(
             recursive: recursive, hidden: hidden, followSymlinks: followSymlinks, includes: include, excludes: exclude, shard: shard)
         let destination: BatchDestination
@@ -146,13 +148,13 @@ struct BatchCommand: ParsableCommand {
             }
             destination = .folder(
                 SourceFile.absolute(out), size: size ?? 256, output: ThumbnailOutput(format: format ?? .png, quality: quality))
-            walker.skippedDirectories = [out]
+            walker.skippedDirectories = [out, ownCache]
         } else {
             let cache = ThumbnailCache(root: ThumbnailCache.defaultRoot(), version: VignetteVersion.string)
             let chosen = flavor?.cacheFlavor ?? .large
             if !dryRun { cache.removeStaleTemporaries(flavor: chosen) }
             destination = .cache(cache, chosen)
-            walker.skippedDirectories = [cache.root]
+            walker.skippedDirectories = [cache.root, ownCache]
         }
         let worker = BatchWorker(pipeline: pipeline, destination: destination, force: force, retryFailed: retryFailed, dryRun: dryRun)
         let tally = BatchTally()

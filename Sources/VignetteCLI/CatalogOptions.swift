@@ -26,7 +26,7 @@ struct CatalogOptions: ParsableArguments {
 
     /// The built-in catalog, the system MIME database, and custom declarations from `--types`
     /// and `$VIGNETTE_TYPES` (colon-separated). Problems in system packages are warnings.
-    func declaredCatalog() throws -> TypeCatalog {
+    func declaredCatalog(writingTypeCache: Bool = true) throws -> TypeCatalog {
         var files = typeFiles
         let environment = ProcessInfo.processInfo.environment
         if let env = environment["VIGNETTE_TYPES"], !env.isEmpty {
@@ -34,7 +34,7 @@ struct CatalogOptions: ParsableArguments {
         }
         var base = TypeCatalog.builtIn
         if !noSystemTypes, environment["VIGNETTE_SYSTEM_TYPES"] != "0" {
-            let (catalog, problems) = base.adding(system: SystemMIMEDatabase.load())
+            let (catalog, problems) = base.adding(system: SystemMIMEDatabase.load(writingCache: writingTypeCache))
             for problem in problems { Diagnostics.warn(path: problem.path ?? "", problem.reason) }
             base = catalog
         }
@@ -42,9 +42,11 @@ struct CatalogOptions: ParsableArguments {
     }
 
     /// Built-ins, `--types` files and the manifests' generators, with problems reported on stderr.
-    func load(systemThumbnailers: Bool, options: BuiltInGenerators.Options = .init()) throws -> GeneratorLoader.Result {
+    func load(systemThumbnailers: Bool, options: BuiltInGenerators.Options = .init(), writingTypeCache: Bool = true) throws
+        -> GeneratorLoader.Result
+    {
         let configuration = GeneratorLoader.Configuration.standard(
-            baseCatalog: try declaredCatalog(), builtInOptions: options, extra: generatorDirectories,
+            baseCatalog: try declaredCatalog(writingTypeCache: writingTypeCache), builtInOptions: options, extra: generatorDirectories,
             systemThumbnailers: systemThumbnailers)
         let result = GeneratorLoader.load(configuration)
         // A broken manifest never stops the command: say what is wrong and go on without it.

@@ -40,12 +40,13 @@ struct RegistryOptions: ParsableArguments {
 
     /// The catalog and a registry holding the built-in generators, then the external ones
     /// (system thumbnailers, shipped and user manifests); manifest problems go to stderr.
-    func makeRegistry() throws -> GeneratorRegistry {
-        try load().registry
+    func makeRegistry(writingTypeCache: Bool = true) throws -> GeneratorRegistry {
+        try load(writingTypeCache: writingTypeCache).registry
     }
 
     /// Everything loading found: catalog, registry, and the generators left out because their program is absent.
-    func load() throws -> GeneratorLoader.Result {
-        try catalogOptions.load(systemThumbnailers: !noSystemThumbnailers, options: .init(imageLimits: imageLimits))
+    func load(writingTypeCache: Bool = true) throws -> GeneratorLoader.Result {
+        try catalogOptions.load(
+            systemThumbnailers: !noSystemThumbnailers, options: .init(imageLimits: imageLimits), writingTypeCache: writingTypeCache)
     }
 }

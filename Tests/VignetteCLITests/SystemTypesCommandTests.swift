@@ -52,7 +52,7 @@ struct SystemTypesCommandTests {
                 todo.acmenotes: org.freedesktop.mime.text.x-acme-notes (text/x-acme-notes); conforms to public.plain-text, public.text, public.data, public.content, public.item
                   ACME notes; decided by text, typed by its file name; ASCII text; rule from the system MIME database (\(package))
                 list.txt: org.freedesktop.mime.text.x-acme-notes (text/x-acme-notes); conforms to public.plain-text, public.text, public.data, public.content, public.item
-                  ACME notes; decided by byte signature (priority 60); rule from the system MIME database (\(package))
+                  ACME notes; decided by byte signature (priority 60); ASCII text; rule from the system MIME database (\(package))
                 drawing.bin: org.freedesktop.mime.application.x-acme-sketch (application/x-acme-sketch); conforms to org.freedesktop.mime.application.x-acme-document, public.data, public.item
                   ACME sketch; decided by byte signature (priority 80); rule from the system MIME database (\(package))
 

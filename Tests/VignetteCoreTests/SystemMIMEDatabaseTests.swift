@@ -294,6 +294,25 @@ struct SystemMIMEDatabaseTests {
         #expect(resolver.resolve(bytes: binary, filename: "notes.txt").type.identifier == UniformType.ID.data)
     }
 
+    @Test func weakMagicIsIgnoredAndTextMagicOutranksANameOnlyWhenSpecific() throws {
+        let xml = head + #"""
+            <mime-type type="image/x-weak"><glob pattern="*.weak"/><magic priority="30"><match type="big16" value="0x4d4d" offset="0"/></magic></mime-type>
+            <mime-type type="text/x-model"><sub-class-of type="text/plain"/><magic><match type="string" value="class" offset="0"/></magic></mime-type>
+            <mime-type type="text/x-bus"><sub-class-of type="text/plain"/><magic><match type="string" value="[D-BUS Service]" offset="0"/></magic></mime-type>
+            </mime-info>
+            """#
+        let (catalog, _) = TypeCatalog.builtIn.adding(system: SystemMIMEDatabase(files: [try package(xml)]))
+        let resolver = TypeResolver(catalog: catalog)
+        func id(_ bytes: [UInt8], _ name: String?) -> String { resolver.resolve(bytes: bytes, filename: name).type.identifier }
+        // Two bytes at priority 30 identify nothing, but still refute a name that lacks them.
+        #expect(id([0x4D, 0x4D, 0x00, 0x01, 0xFF, 0x00, 0x9C, 0x00], nil) == UniformType.ID.data)
+        #expect(id([0x00, 0x01, 0xFF, 0x00, 0x9C, 0x00], "a.weak") == UniformType.ID.data)
+        // A word at offset 0 does not outrank a specific name; a 15-byte header line does.
+        #expect(id(Array("class Foo {};\n".utf8), "a.cpp") == "public.c-plus-plus-source")
+        #expect(id(Array("class Foo\n  x = 1\nend\n".utf8), "model") == "org.freedesktop.mime.text.x-model")
+        #expect(id(Array("[D-BUS Service]\nName=org.example.A\n".utf8), "a.service") == "org.freedesktop.mime.text.x-bus")
+    }
+
     @Test func ourDeclarationsWinWhereBothSpeak() throws {
         let xml = head + #"""
             <mime-type type="image/png"><sub-class-of type="text/plain"/><glob pattern="*.pngx"/><glob pattern="*.jpg" weight="100"/></mime-type>
@@ -306,6 +325,40 @@ struct SystemMIMEDatabaseTests {
         // A new name for our type is taken; a name we already give another type is not.
         #expect(catalog.declaredType(forFilename: "a.pngx") == png)
         #expect(catalog.declaredType(forFilename: "a.jpg")?.identifier == "public.jpeg")
+    }
+
+    @Test func theCompiledCacheIsUsedOnlyWhileEveryPackageIsUnchanged() throws {
+        let path = try package(acme)
+        let dataHome = ((((path as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent)
+        let env = ["HOME": "/nonexistent", "XDG_DATA_HOME": dataHome, "XDG_DATA_DIRS": "/nonexistent", "XDG_CACHE_HOME": dataHome + "/cache"]
+        let cache = dataHome + "/cache/vignette/mime-packages.cache"
+        let first = SystemMIMEDatabase.load(environment: env)
+        #expect(FileManager.default.fileExists(atPath: cache))
+        let key = SystemMIMEDatabase.cacheKey(files: [path])
+        // The cache holds exactly what the XML gave.
+        let stored = try #require(FileManager.default.contents(atPath: cache))
+        #expect([UInt8](stored) == first.encoded(key: key))
+        let fromCache = try #require(SystemMIMEDatabase.decode([UInt8](stored), key: key))
+        #expect(fromCache.encoded(key: key) == first.encoded(key: key))
+        #expect(SystemMIMEDatabase.load(environment: env).types.map(\.mime) == first.types.map(\.mime))
+
+        // A changed package is read again.
+        try acme.replacingOccurrences(of: "*.acmedoc", with: "*.acmedoc2").write(toFile: path, atomically: true, encoding: .utf8)
+        let changed = SystemMIMEDatabase.load(environment: env)
+        #expect(changed.types.first { $0.mime == "application/x-acme-document" }?.globs.map(\.glob.pattern) == ["*.acmedoc2"])
+
+        // A damaged cache is ignored, whatever is wrong with it.
+        let good = [UInt8](try #require(FileManager.default.contents(atPath: cache)))
+        let newKey = SystemMIMEDatabase.cacheKey(files: [path])
+        #expect(SystemMIMEDatabase.decode(good, key: newKey) != nil)
+        for cut in stride(from: 0, to: good.count, by: max(1, good.count / 97)) {
+            #expect(SystemMIMEDatabase.decode(Array(good.prefix(cut)), key: newKey) == nil)
+        }
+        var flipped = good
+        flipped[good.count - 9] ^= 0xFF
+        #expect(SystemMIMEDatabase.decode(flipped + [0], key: newKey) == nil)
+        try Data(good.prefix(good.count / 2)).write(to: URL(fileURLWithPath: cache))
+        #expect(SystemMIMEDatabase.load(environment: env).types.count == 4)
     }
 
     @Test func moreImportantDirectoriesComeLaterAndDeleteAll() throws {

@@ -13,11 +13,23 @@ struct TextContentRules {
     /// already names a specific text type.
     func classify(_ text: String, nameIsSpecific: Bool) -> (UniformType, String)? {
         if let markup = classifyMarkup(text) { return markup }
-        if looksLikeJSON(text), let t = type(mime: "application/json") { return (t, "JSON value") }
+        if looksLikeJSON(text), let t = type(mime: "application/json") {
+            // A JSON Schema names its meta-schema; the system database has a type for it.
+            if let r = text.range(of: "\"$schema\""), text[r.upperBound...].prefix(80).contains("json-schema.org"),
+                let schema = type(mime: "application/schema+json")
+            {
+                return (schema, "JSON with a json-schema.org $schema")
+            }
+            return (t, "JSON value")
+        }
+        if text.hasPrefix("%YAML "), let t = type(mime: "application/yaml") { return (t, "%YAML directive") }
         if let mail = classifyMail(text) { return mail }
         if nameIsSpecific { return nil }
         if looksLikeXBM(text), let t = type(mime: "image/x-xbitmap") { return (t, "X bitmap #defines") }
         if looksLikePatch(text), let t = type(mime: "text/x-patch") { return (t, "unified diff hunks") }
+        if TextContentRules.troffRequests(in: text) >= 3, TextContentRules.troffShare(in: text) >= 25, let t = type(mime: "text/troff") {
+            return (t, "troff requests")
+        }
         if looksLikePython(text), let t = type(mime: "text/x-python") { return (t, "Python definitions and imports") }
         return nil
     }
@@ -212,6 +224,33 @@ struct TextContentRules {
     /// walks grapheme clusters and is several times slower; it also never splits CRLF).
     static func lines(of text: String, limit: Int, omittingEmpty: Bool) -> [Substring] {
         text.utf8.split(separator: 0x0A, maxSplits: limit, omittingEmptySubsequences: omittingEmpty).prefix(limit).map { Substring($0) }
+    }
+
+    /// How many of the first 100 non-empty lines are troff requests or comments: a `.` or `'`
+    /// then a one- or two-letter name and a space or the line's end (`.TH`, `.de`, `.B`), or `.\"`.
+    static func troffRequests(in text: String) -> Int {
+        lines(of: text, limit: 100, omittingEmpty: true).filter(isTroffRequest).count
+    }
+
+    /// The share, in percent, of the first 100 non-empty lines that are troff requests.
+    static func troffShare(in text: String) -> Int {
+        let all = lines(of: text, limit: 100, omittingEmpty: true)
+        return all.isEmpty ? 0 : all.filter(isTroffRequest).count * 100 / all.count
+    }
+
+    static func isTroffRequest(_ line: Substring) -> Bool {
+        let all = Array(line.utf8.prefix(64))
+        guard let first = all.first, first == UInt8(ascii: ".") || first == UInt8(ascii: "'") else { return false }
+        // troff allows blanks between the control character and the request (`.  de MR`).
+        let u = Array(all.dropFirst().drop { $0 == 0x20 || $0 == 0x09 })
+        func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= UInt8(ascii: "a") && (c | 0x20) <= UInt8(ascii: "z") }
+        func ends(_ i: Int) -> Bool { i >= u.count || u[i] == 0x20 || u[i] == 0x09 || u[i] == 0x0D }
+        // A bare control character is troff's empty request.
+        if u.isEmpty || u == [0x0D] { return true }
+        if u[0] == UInt8(ascii: "\\"), u.count >= 2, u[1] == UInt8(ascii: "\"") || u[1] == UInt8(ascii: "}") { return true }
+        guard isLetter(u[0]) else { return false }
+        if ends(1) { return true }
+        return isLetter(u[1]) && ends(2)
     }
 
     func looksLikeXBM(_ text: String) -> Bool {

@@ -84,10 +84,24 @@ public enum TextSniffer {
     }
 
     /// At most 1 % binary control bytes (and never more than a handful in a tiny sample).
+    ///
+    /// After an ISO-2022 designation of a G1 set (`ESC $ ) C` for Korean, `ESC $ ) A`/`G` for
+    /// Chinese), SO and SI are the encoding's own shift bytes, not binary.
     static func fewControls(_ b: [UInt8]) -> Bool {
+        let shifts = designatesG1(b)
         var controls = 0
-        for c in b where isBinaryControl(c) { controls += 1 }
+        for c in b where isBinaryControl(c) && !(shifts && (c == 0x0E || c == 0x0F)) { controls += 1 }
         return controls == 0 || controls * 100 <= b.count && controls <= max(2, b.count / 100)
+    }
+
+    /// Whether an ISO-2022 `ESC $ )` designation of a multi-byte G1 set appears in the sample.
+    static func designatesG1(_ b: [UInt8]) -> Bool {
+        var i = 0
+        while i + 3 < b.count {
+            if b[i] == 0x1B, b[i + 1] == 0x24, b[i + 2] == 0x29, [0x41, 0x43, 0x47, 0x48].contains(b[i + 3]) { return true }
+            i += 1
+        }
+        return false
     }
 
     /// Valid UTF-8 apart from a sequence cut at the end of an incomplete sample, with few controls.

@@ -10,6 +10,8 @@ public struct TypeResolution: Sendable, Equatable {
         case signatureRefinedByName(container: String)
         /// A zip container's entries say what it is.
         case containerEntries(String)
+        /// A header past the signature says which kind (ELF program headers, TZif counts).
+        case structure(String)
         /// A `#!` line names the interpreter.
         case interpreter(String)
         /// A tar header with a valid checksum.
@@ -32,6 +34,7 @@ public struct TypeResolution: Sendable, Equatable {
             case .signature(let p): "byte signature (priority \(p))"
             case .signatureRefinedByName(let c): "byte signature of \(c), refined by the file name"
             case .containerEntries(let why): "zip entries: \(why)"
+            case .structure(let why): "byte signature and file structure: \(why)"
             case .interpreter(let name): "#! line names \(name)"
             case .tarHeader: "tar header checksum"
             case .textContent(let why): "text content: \(why)"

@@ -104,8 +104,8 @@ public struct TypeResolver: Sendable {
             if candidate.signature.patterns.allSatisfy({ $0.matches(sample) }) { best = candidate }
         }
         var bestMagic: TypeCatalog.IndexedMagic? = nil
-        let floor = best?.signature.priority ?? -1
-        for candidate in catalog.magic where candidate.rule.priority > max(floor, bestMagic?.rule.priority ?? -1) {
+        let floor = max(best?.signature.priority ?? -1, TypeResolver.systemMagicFloor - 1)
+        for candidate in catalog.magic where !candidate.isText && candidate.rule.priority > max(floor, bestMagic?.rule.priority ?? -1) {
             if candidate.rule.matches(sample) { bestMagic = candidate }
         }
         if let bestMagic, let type = catalog.type(withIdentifier: bestMagic.identifier) {
@@ -126,12 +126,54 @@ public struct TypeResolver: Sendable {
                 return TypeResolution(type: type, evidence: .signature(priority: priority), text: nil, source: source)
             }
         }
+        if let refined = refineStructure(type, sample: sample) {
+            return TypeResolution(type: refined.0, evidence: .structure(refined.1), text: nil)
+        }
         if let name = names.first(where: { $0.type != type && catalog.conforms($0.type, to: type.identifier) }) {
             return TypeResolution(
                 type: name.type, evidence: .signatureRefinedByName(container: type.identifier), text: nil,
                 source: systemFile(name.origin) ?? source)
         }
         return TypeResolution(type: type, evidence: .signature(priority: priority), text: nil, source: source)
+    }
+
+    /// troff documents, whose names (`.1`…`.8`) need a troff request inside.
+    static let troffIdentifier = "org.troff.troff"
+
+    /// System magic below this priority is not used: shared-mime-info's rules at 10–30 are
+    /// plausibility checks of two bytes or a word ("MM" for 3D Studio, "//" for Modelica) that
+    /// would give random data and ordinary text a type.
+    public static let systemMagicFloor = 40
+
+    /// A text type's system magic pins down at least this many bytes to outrank a name
+    /// (`[D-BUS Service]` does; Modelica's `class` or `function` at offset 0 does not).
+    public static let textMagicOverName = 10
+
+    /// The best system magic rule of a text type that matches, with how many bytes it pinned:
+    /// tried on text only after our own text rules.
+    func bestTextMagic(_ sample: FileSample) -> (type: UniformType, priority: Int, bytes: Int, file: String)? {
+        var best: (TypeCatalog.IndexedMagic, Int)? = nil
+        for candidate in catalog.magic where candidate.isText && candidate.rule.priority >= TypeResolver.systemMagicFloor {
+            if let b = best, (candidate.rule.priority, 0) <= (b.0.rule.priority, 0) { continue }
+            if let bytes = candidate.rule.matchedBytes(sample) { best = (candidate, bytes) }
+        }
+        guard let best, let type = catalog.type(withIdentifier: best.0.identifier) else { return nil }
+        return (type, best.0.rule.priority, best.1, best.0.file)
+    }
+
+    /// What a header beyond the signature says: an ELF `ET_DYN` flagged `DF_1_PIE` is a
+    /// position-independent executable, a TZif file with leap-second records is `tzif-leap`.
+    func refineStructure(_ type: UniformType, sample: FileSample) -> (UniformType, String)? {
+        switch type.identifier {
+        case "org.freedesktop.elf-shared-library":
+            guard ELFHeader.isPositionIndependentExecutable(sample), let pie = catalog.type(withIdentifier: "org.freedesktop.elf-pie-executable") else { return nil }
+            return (pie, "ELF dynamic section flags DF_1_PIE")
+        case "org.iana.tzif":
+            guard TZifHeader.hasLeapSeconds(sample), let leap = catalog.type(withIdentifier: "org.iana.tzif-leap") else { return nil }
+            return (leap, "TZif header counts leap-second records")
+        default:
+            return nil
+        }
     }
 
     /// Signatures below this priority are plausibility checks (TGA has no magic number): they
@@ -232,11 +274,20 @@ public struct TypeResolver: Sendable {
                 type: contentType, evidence: .textContent(why), text: encoding,
                 source: systemFile(catalog.origin(of: contentType)))
         }
+        let magic = catalog.magic.isEmpty ? nil : bestTextMagic(sample)
+        if let magic, magic.bytes >= TypeResolver.textMagicOverName || !nameIsSpecificText {
+            return TypeResolution(type: magic.type, evidence: .signature(priority: magic.priority), text: encoding, source: magic.file)
+        }
         if let nameType, nameIsSpecificText {
             let isMarkup = catalog.conforms(nameType, to: UniformType.ID.xml) || catalog.conforms(nameType, to: UniformType.ID.html)
-            if !isMarkup || TextContentRules.hasMarkup(text) {
+            // A manual-section name (`.1`) on text without a single troff request is not a manual page.
+            let isTroff = catalog.conforms(nameType, to: TypeResolver.troffIdentifier)
+            if (!isMarkup || TextContentRules.hasMarkup(text)) && (!isTroff || TextContentRules.troffRequests(in: text) > 0) {
                 return TypeResolution(type: nameType, evidence: .textName, text: encoding, source: source)
             }
+        }
+        if let magic {
+            return TypeResolution(type: magic.type, evidence: .signature(priority: magic.priority), text: encoding, source: magic.file)
         }
         return TypeResolution(type: plain, evidence: .plainText, text: encoding)
     }

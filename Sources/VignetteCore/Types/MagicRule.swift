@@ -22,6 +22,12 @@ public struct MagicRule: Sendable, Equatable {
     /// The furthest byte any match may look at.
     public var reach: Int { matches.map(\.reach).max() ?? 0 }
 
+    /// How many bytes the best matching path pins down, or nil when the rule does not match
+    /// (a word at offset 0 says less than a 15-byte header line).
+    public func matchedBytes(_ data: some ByteReader) -> Int? {
+        matches.compactMap { $0.matchedBytes(data) }.max()
+    }
+
     /// How many matches the tree holds (a bound on the work one file costs).
     public var size: Int { matches.reduce(0) { $0 + $1.size } }
 }
@@ -44,6 +50,14 @@ public struct MagicMatch: Sendable, Equatable {
     public func matches(_ data: some ByteReader) -> Bool {
         guard pattern.matches(data) else { return false }
         return children.isEmpty || children.contains { $0.matches(data) }
+    }
+
+    /// The bytes pinned down by this match and its best matching child; nil when it does not match.
+    public func matchedBytes(_ data: some ByteReader) -> Int? {
+        guard pattern.matches(data) else { return nil }
+        if children.isEmpty { return pattern.bytes.count }
+        guard let best = children.compactMap({ $0.matchedBytes(data) }).max() else { return nil }
+        return pattern.bytes.count + best
     }
 
     /// The furthest byte this match or a child may look at.

@@ -100,8 +100,4 @@ public struct SystemMIMEDatabase: Sendable {
         self.problems = problems
     }
 
-    /// The database of the XDG directories in `environment` (the process's own when nil).
-    public static func load(environment: [String: String]? = nil) -> SystemMIMEDatabase {
-        SystemMIMEDatabase(files: packageFiles(XDGDirectories(environment: environment)))
-    }
 }

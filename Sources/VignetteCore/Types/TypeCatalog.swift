@@ -54,6 +54,8 @@ public final class TypeCatalog: Sendable {
         let identifier: String
         let rule: MagicRule
         let file: String
+        /// Whether the type is text: such rules are tried only after our text rules and the name.
+        var isText = false
     }
 
     /// One type a name (extension, exact name or glob) may stand for, and how strongly.
@@ -218,6 +220,10 @@ public final class TypeCatalog: Sendable {
             chains[id] = try TypeCatalog.chain(of: id, entries: entries, known: chains)
         }
 
+        for index in magic.indices {
+            magic[index].isText = chains[magic[index].identifier]?.contains(UniformType.ID.text) ?? false
+        }
+
         var sigs: [IndexedSignature] = []
         for (index, id) in order.enumerated() {
             for s in entries[id]!.type.declaration.signatures {
@@ -327,13 +333,17 @@ public final class TypeCatalog: Sendable {
 
     /// The declared type an interpreter name (from a `#!` line) stands for.
     ///
-    /// Versions are stripped step by step: `python3.11` → `python3` → `python`.
+    /// Versions are stripped step by step: `python3.11` → `python3` → `python`; then a variant
+    /// suffix after the first `-` (`lua-any`, `python3-dbg`) goes too.
     public func declaredType(forInterpreter name: String) -> UniformType? {
         var candidate = name
         while !candidate.isEmpty {
             if let id = byInterpreter[candidate], let t = entries[id]?.type { return t }
             guard let last = candidate.last, last.isNumber || last == "." || last == "-" else { break }
             candidate.removeLast()
+        }
+        if let dash = name.firstIndex(of: "-"), dash > name.startIndex, name[..<dash] != Substring(name) {
+            return declaredType(forInterpreter: String(name[..<dash]))
         }
         return nil
     }
