@@ -39,17 +39,18 @@ extension TypeCatalog {
     /// letters, digits, `-` and `.` as `-xHH-` (`image/svg+xml-compressed` →
     /// `org.freedesktop.mime.image.svg-plus-xml-compressed`).
     public static func systemIdentifier(forMIMEType mime: String) -> String {
-        var out = systemIdentifierPrefix
+        var out = Array(systemIdentifierPrefix.utf8)
+        let hex = Array("0123456789ABCDEF".utf8)
         for byte in normalizeMIME(mime).utf8 {
             switch byte {
-            case UInt8(ascii: "/"): out.append(".")
-            case UInt8(ascii: "+"): out += "-plus-"
+            case UInt8(ascii: "/"): out.append(UInt8(ascii: "."))
+            case UInt8(ascii: "+"): out += "-plus-".utf8
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."):
-                out.append(Character(Unicode.Scalar(byte)))
-            default: out += "-x" + String(byte, radix: 16, uppercase: true) + "-"
+                out.append(byte)
+            default: out += [UInt8(ascii: "-"), UInt8(ascii: "x"), hex[Int(byte >> 4)], hex[Int(byte & 15)], UInt8(ascii: "-")]
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// A new catalog with the types of the system MIME database added, and the problems found.
@@ -65,26 +66,29 @@ extension TypeCatalog {
         var problems = database.problems
         // Which identifier each system MIME type (and alias) stands for.
         var identifierOf: [String: String] = [:]
+        identifierOf.reserveCapacity(database.types.count * 2)
         var ours: Set<String> = []
-        for t in database.types {
+        let keys = database.types.map { Self.normalizeMIME($0.mime) }
+        for (t, key) in zip(database.types, keys) {
             let names = [t.mime] + t.aliases
             if let declared = names.lazy.compactMap({ self.declaredType(forMIMEType: $0) }).first {
-                identifierOf[Self.normalizeMIME(t.mime)] = declared.identifier
+                identifierOf[key] = declared.identifier
                 ours.insert(declared.identifier)
             } else {
-                identifierOf[Self.normalizeMIME(t.mime)] = Self.systemIdentifier(forMIMEType: t.mime)
+                identifierOf[key] = Self.systemIdentifier(forMIMEType: t.mime)
             }
         }
         for t in database.types {
-            for a in t.aliases where identifierOf[Self.normalizeMIME(a)] == nil {
-                identifierOf[Self.normalizeMIME(a)] = identifierOf[Self.normalizeMIME(t.mime)]
+            for a in t.aliases {
+                let alias = Self.normalizeMIME(a)
+                if identifierOf[alias] == nil { identifierOf[alias] = identifierOf[Self.normalizeMIME(t.mime)] }
             }
         }
 
         // Parents of the new types, as identifiers; unknown parents are dropped with a problem.
         var parentsOf: [String: [(id: String, file: String, line: Int)]] = [:]
-        for t in database.types {
-            let id = identifierOf[Self.normalizeMIME(t.mime)]!
+        for (t, key) in zip(database.types, keys) {
+            let id = identifierOf[key]!
             if ours.contains(id) { continue }
             var parents: [(String, String, Int)] = []
             for p in t.parents {
@@ -100,14 +104,14 @@ extension TypeCatalog {
             parentsOf[id] = parents
         }
         var mimeOf: [String: String] = [:]
-        for t in database.types { mimeOf[identifierOf[Self.normalizeMIME(t.mime)]!] = t.mime }
+        for (t, key) in zip(database.types, keys) { mimeOf[identifierOf[key]!] = t.mime }
         Self.breakCycles(&parentsOf, names: mimeOf, problems: &problems)
 
         var declarations = sourceDeclarations
         var extras: [SystemTypeExtras] = sourceSystemExtras
         var made: Set<String> = []
-        for t in database.types {
-            let id = identifierOf[Self.normalizeMIME(t.mime)]!
+        for (t, key) in zip(database.types, keys) {
+            let id = identifierOf[key]!
             let isOurs = ours.contains(id)
             var extra = SystemTypeExtras(identifier: id)
             extra.mimeTypes = ([t.mime] + t.aliases).map { ($0, t.file) }
@@ -123,7 +127,7 @@ extension TypeCatalog {
                 extra.magic = t.magic.map { ($0.rule, $0.file) }
                 guard made.insert(id).inserted else { continue }
                 var conformsTo = parentsOf[id]?.map(\.id) ?? []
-                let lower = Self.normalizeMIME(t.mime)
+                let lower = key
                 if lower.hasPrefix("text/"), !conformsTo.contains(where: { isText($0, parentsOf) }) {
                     conformsTo.append(UniformType.ID.plainText)
                 }

@@ -147,8 +147,9 @@ public final class TypeCatalog: Sendable {
         }
         func claimMIME(_ m: String, _ id: String, _ rank: Int) {
             let key = TypeCatalog.normalizeMIME(m)
+            if mime[key]?.0 == id { return }
             claim(&mime, key, id, rank)
-            if mimeLists[id]?.contains(where: { TypeCatalog.normalizeMIME($0) == key }) != true { mimeLists[id, default: []].append(m) }
+            mimeLists[id, default: []].append(m)
         }
         func nameClaim(_ table: inout [String: [NameClaim]], _ key: String, _ id: String, _ weight: Int, _ origin: Origin) {
             claimOrder += 1
