@@ -7,7 +7,8 @@
 #   scripts/docker-runtime-deps.sh --check     exit 1 naming any that is not installed
 set -euo pipefail
 # libxml2: Foundation's XML parser (FoundationXML), linked even with the static Swift stdlib.
-packages=(libjpeg62-turbo libpng16-16 libwebp7 libwebpdemux2 libgif7 libtiff6 libheif1 libjxl0.7 libraw20 liblcms2-2 libfreetype6 zlib1g libbz2-1.0 liblzma5 libxml2 fonts-dejavu-core)
+# shared-mime-info: the system MIME database Vignette reads besides its own types (851 more).
+packages=(libjpeg62-turbo libpng16-16 libwebp7 libwebpdemux2 libgif7 libtiff6 libheif1 libjxl0.7 libraw20 liblcms2-2 libfreetype6 zlib1g libbz2-1.0 liblzma5 libxml2 fonts-dejavu-core shared-mime-info)
 
 case "${1:---list}" in
   --list) printf '%s\n' "${packages[@]}" ;;

@@ -60,7 +60,8 @@ struct SystemTypesCommandTests {
 
         // A manifest generator keyed to the MIME type answers for it.
         try FileManager.default.createDirectory(atPath: dir + "/gens", withIntermediateDirectories: true)
-        try #"{ "generator": { "identifier": "com.example.acme-notes", "kind": "text", "mimeTypes": ["text/x-acme-notes"], "exec": ["cat", "%i"] } }"#
+        try
+            #"{ "generator": { "identifier": "com.example.acme-notes", "kind": "text", "mimeTypes": ["text/x-acme-notes"], "exec": ["cat", "%i"] } }"#
             .write(toFile: dir + "/gens/acme.json", atomically: true, encoding: .utf8)
         let which = try CLI.run(["which", "--generators", "gens", "todo.acmenotes"], environment: env, currentDirectory: dir)
         #expect(which.status == 0)
@@ -71,7 +72,8 @@ struct SystemTypesCommandTests {
         #expect(preview.stdout == "#ACME-NOTES 1\nmilk\n")
 
         // Without the system database the same files are plain text and data.
-        let off = try CLI.run(["type", "--mime", "--no-system-types", "todo.acmenotes", "drawing.bin"], environment: env, currentDirectory: dir)
+        let off = try CLI.run(
+            ["type", "--mime", "--no-system-types", "todo.acmenotes", "drawing.bin"], environment: env, currentDirectory: dir)
         #expect(off.stdout == "todo.acmenotes\ttext/plain\ndrawing.bin\tapplication/octet-stream\n")
     }
 
@@ -80,7 +82,8 @@ struct SystemTypesCommandTests {
         try #require(FileManager.default.fileExists(atPath: path), "shared-mime-info is not installed (make test installs it)")
         // Read independently of Vignette, with Foundation's XML parser.
         let document = try XMLDocument(contentsOf: URL(fileURLWithPath: path))
-        let declared = try document.nodes(forXPath: "/*[local-name()='mime-info']/*[local-name()='mime-type']/@type").compactMap(\.stringValue)
+        let declared = try document.nodes(forXPath: "/*[local-name()='mime-info']/*[local-name()='mime-type']/@type").compactMap(
+            \.stringValue)
         #expect(declared.count > 800)
         let r = try CLI.run(["types", "--json"])
         #expect(r.status == 0)

@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 
+@testable import VignetteCore
+
 #if canImport(FoundationXML)
     import FoundationXML
 #endif
-
-@testable import VignetteCore
 
 /// Writes `xml` as a package in a fresh temporary `mime/packages` folder and returns its path.
 private func package(_ xml: String, name: String = "test.xml") throws -> String {
@@ -16,44 +16,46 @@ private func package(_ xml: String, name: String = "test.xml") throws -> String 
     return path
 }
 
-private let head = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+private let head =
+    #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
     + #"<mime-info xmlns="http://www.freedesktop.org/standards/shared-mime-info">"# + "\n"
 
 /// A package in the freedesktop schema exercising every element Vignette reads.
-private let acme = head + #"""
-      <mime-type type="application/x-acme-sketch">
-        <comment>ACME sketch</comment>
-        <comment xml:lang="de">ACME-Skizze &amp; mehr</comment>
-        <generic-icon name="image-x-generic"/>
-        <alias type="application/x-acme-drawing"/>
-        <sub-class-of type="application/x-acme-document"/>
-        <glob pattern="*.acme"/>
-        <glob pattern="*.ACS" case-sensitive="true" weight="60"/>
-        <glob pattern="sketch-[0-9]*.dat" weight="40"/>
-        <magic priority="70">
-          <match type="string" value="ACME\x00SK" offset="0">
-            <match type="big16" value="0x0102" offset="8"/>
-            <match type="little32" value="7" mask="0xff" offset="10:12"/>
-          </match>
-        </magic>
-        <treemagic><treematch path="acme" type="directory"/></treemagic>
-      </mime-type>
-      <mime-type type="application/x-acme-document">
-        <comment>ACME document</comment>
-        <glob pattern="*.acmedoc"/>
-      </mime-type>
-      <mime-type type="text/x-acme-notes">
-        <comment>ACME notes</comment>
-        <glob pattern="*.acmenotes"/>
-        <magic><match type="string" value="#ACME-NOTES" offset="0"/></magic>
-      </mime-type>
-      <mime-type type="application/x-acme-config">
-        <comment>ACME configuration</comment>
-        <sub-class-of type="application/xml"/>
-        <root-XML namespaceURI="http://acme.example/config" localName="config"/>
-      </mime-type>
-    </mime-info>
-    """#
+private let acme =
+    head + #"""
+          <mime-type type="application/x-acme-sketch">
+            <comment>ACME sketch</comment>
+            <comment xml:lang="de">ACME-Skizze &amp; mehr</comment>
+            <generic-icon name="image-x-generic"/>
+            <alias type="application/x-acme-drawing"/>
+            <sub-class-of type="application/x-acme-document"/>
+            <glob pattern="*.acme"/>
+            <glob pattern="*.ACS" case-sensitive="true" weight="60"/>
+            <glob pattern="sketch-[0-9]*.dat" weight="40"/>
+            <magic priority="70">
+              <match type="string" value="ACME\x00SK" offset="0">
+                <match type="big16" value="0x0102" offset="8"/>
+                <match type="little32" value="7" mask="0xff" offset="10:12"/>
+              </match>
+            </magic>
+            <treemagic><treematch path="acme" type="directory"/></treemagic>
+          </mime-type>
+          <mime-type type="application/x-acme-document">
+            <comment>ACME document</comment>
+            <glob pattern="*.acmedoc"/>
+          </mime-type>
+          <mime-type type="text/x-acme-notes">
+            <comment>ACME notes</comment>
+            <glob pattern="*.acmenotes"/>
+            <magic><match type="string" value="#ACME-NOTES" offset="0"/></magic>
+          </mime-type>
+          <mime-type type="application/x-acme-config">
+            <comment>ACME configuration</comment>
+            <sub-class-of type="application/xml"/>
+            <root-XML namespaceURI="http://acme.example/config" localName="config"/>
+          </mime-type>
+        </mime-info>
+        """#
 
 @Suite("System MIME database (shared-mime-info packages)")
 struct SystemMIMEDatabaseTests {
@@ -61,7 +63,10 @@ struct SystemMIMEDatabaseTests {
         let path = try package(acme)
         let p = MIMEPackageReader.read(path: path)
         #expect(p.problems.isEmpty)
-        #expect(p.types.map(\.mime) == ["application/x-acme-sketch", "application/x-acme-document", "text/x-acme-notes", "application/x-acme-config"])
+        #expect(
+            p.types.map(\.mime) == [
+                "application/x-acme-sketch", "application/x-acme-document", "text/x-acme-notes", "application/x-acme-config",
+            ])
         let sketch = p.types[0]
         #expect(sketch.line == 3)
         #expect(sketch.comment == "ACME sketch")
@@ -91,7 +96,8 @@ struct SystemMIMEDatabaseTests {
         #expect(p.problems == [])
         // Counted independently with Foundation's XML parser: every mime-type element.
         let document = try XMLDocument(contentsOf: URL(fileURLWithPath: path))
-        let expected = try document.nodes(forXPath: "/*[local-name()='mime-info']/*[local-name()='mime-type']/@type").compactMap(\.stringValue)
+        let expected = try document.nodes(forXPath: "/*[local-name()='mime-info']/*[local-name()='mime-type']/@type").compactMap(
+            \.stringValue)
         #expect(p.types.map(\.mime) == expected)
         let png = try #require(p.types.first { $0.mime == "image/png" })
         #expect(png.comment == "PNG image")
@@ -118,17 +124,21 @@ struct SystemMIMEDatabaseTests {
     // MARK: Hostile packages
 
     @Test func aHugeOffsetRangeIsReportedWithItsLineAndSkipped() throws {
-        let xml = head + #"""
-            <mime-type type="application/x-far">
-              <glob pattern="*.far"/>
-              <magic><match type="string" value="FAR" offset="0:2147483648"/></magic>
-            </mime-type>
-            <mime-type type="application/x-near"><magic><match type="string" value="NEAR" offset="0"/></magic></mime-type>
-            </mime-info>
-            """#
+        let xml =
+            head + #"""
+                <mime-type type="application/x-far">
+                  <glob pattern="*.far"/>
+                  <magic><match type="string" value="FAR" offset="0:2147483648"/></magic>
+                </mime-type>
+                <mime-type type="application/x-near"><magic><match type="string" value="NEAR" offset="0"/></magic></mime-type>
+                </mime-info>
+                """#
         let path = try package(xml)
         let p = MIMEPackageReader.read(path: path)
-        #expect(p.problems.map(\.description) == ["\(path):5: magic match skipped: offset 0:2147483648 looks past the first 1048576 bytes of a file"])
+        #expect(
+            p.problems.map(\.description) == [
+                "\(path):5: magic match skipped: offset 0:2147483648 looks past the first 1048576 bytes of a file"
+            ])
         #expect(p.types.map(\.mime) == ["application/x-far", "application/x-near"])
         #expect(p.types[0].magic.isEmpty)
         #expect(p.types[0].globs.map(\.pattern) == ["*.far"])
@@ -136,12 +146,13 @@ struct SystemMIMEDatabaseTests {
     }
 
     @Test func aChildSkippedLeavesNoBroaderParent() throws {
-        let xml = head + #"""
-            <mime-type type="application/x-two"><magic>
-              <match type="string" value="AB" offset="0"><match type="string" value="C" offset="99999999"/></match>
-            </magic></mime-type>
-            </mime-info>
-            """#
+        let xml =
+            head + #"""
+                <mime-type type="application/x-two"><magic>
+                  <match type="string" value="AB" offset="0"><match type="string" value="C" offset="99999999"/></match>
+                </magic></mime-type>
+                </mime-info>
+                """#
         let p = MIMEPackageReader.read(path: try package(xml))
         #expect(p.problems.count == 1)
         // "AB" alone would match more than the author meant: the whole match goes.
@@ -160,14 +171,15 @@ struct SystemMIMEDatabaseTests {
 
     @Test func aGlobOfTenThousandStarsIsSkipped() throws {
         let stars = String(repeating: "*", count: 10_000)
-        let xml = head + #"""
-            <mime-type type="application/x-stars">
-              <glob pattern="\#(stars)"/>
-              <glob pattern="*"/>
-              <glob pattern="*.stars"/>
-            </mime-type>
-            </mime-info>
-            """#
+        let xml =
+            head + #"""
+                <mime-type type="application/x-stars">
+                  <glob pattern="\#(stars)"/>
+                  <glob pattern="*"/>
+                  <glob pattern="*.stars"/>
+                </mime-type>
+                </mime-info>
+                """#
         let path = try package(xml)
         let p = MIMEPackageReader.read(path: path)
         #expect(
@@ -179,13 +191,14 @@ struct SystemMIMEDatabaseTests {
     }
 
     @Test func aSubclassCycleIsReportedAndBroken() throws {
-        let xml = head + #"""
-            <mime-type type="application/x-a"><sub-class-of type="application/x-b"/><glob pattern="*.xa"/></mime-type>
-            <mime-type type="application/x-b"><sub-class-of type="application/x-c"/></mime-type>
-            <mime-type type="application/x-c"><sub-class-of type="application/x-a"/></mime-type>
-            <mime-type type="application/x-d"><sub-class-of type="application/x-nowhere"/></mime-type>
-            </mime-info>
-            """#
+        let xml =
+            head + #"""
+                <mime-type type="application/x-a"><sub-class-of type="application/x-b"/><glob pattern="*.xa"/></mime-type>
+                <mime-type type="application/x-b"><sub-class-of type="application/x-c"/></mime-type>
+                <mime-type type="application/x-c"><sub-class-of type="application/x-a"/></mime-type>
+                <mime-type type="application/x-d"><sub-class-of type="application/x-nowhere"/></mime-type>
+                </mime-info>
+                """#
         let path = try package(xml)
         let (catalog, problems) = TypeCatalog.builtIn.adding(system: SystemMIMEDatabase(files: [path]))
         #expect(
@@ -213,7 +226,10 @@ struct SystemMIMEDatabaseTests {
         let path = try package(xml)
         let p = MIMEPackageReader.read(path: path)
         #expect(p.types.isEmpty)
-        #expect(p.problems.map(\.description) == ["\(path):4: not well-formed XML: unknown entity &b; (entities are not expanded); the file was skipped"])
+        #expect(
+            p.problems.map(\.description) == [
+                "\(path):4: not well-formed XML: unknown entity &b; (entities are not expanded); the file was skipped"
+            ])
     }
 
     @Test func malformedXMLSkipsTheFileButNotTheOthers() throws {
@@ -222,7 +238,10 @@ struct SystemMIMEDatabaseTests {
         try (head + #"<mime-type type="application/x-good"><glob pattern="*.good"/></mime-type></mime-info>"#).write(
             toFile: good, atomically: true, encoding: .utf8)
         let database = SystemMIMEDatabase(files: [bad, good])
-        #expect(database.problems.map(\.description) == ["\(bad):3: not well-formed XML: the file ends before 2 element(s) are closed; the file was skipped"])
+        #expect(
+            database.problems.map(\.description) == [
+                "\(bad):3: not well-formed XML: the file ends before 2 element(s) are closed; the file was skipped"
+            ])
         #expect(database.types.map(\.mime) == ["application/x-good"])
     }
 
@@ -248,7 +267,8 @@ struct SystemMIMEDatabaseTests {
         #expect(catalog.genericIcon(of: sketch) == "image-x-generic")
         let notes = try #require(catalog.declaredType(forMIMEType: "text/x-acme-notes"))
         #expect(catalog.conforms(notes, to: UniformType.ID.plainText))
-        #expect(TypeCatalog.systemIdentifier(forMIMEType: "image/svg+xml-compressed") == "org.freedesktop.mime.image.svg-plus-xml-compressed")
+        #expect(
+            TypeCatalog.systemIdentifier(forMIMEType: "image/svg+xml-compressed") == "org.freedesktop.mime.image.svg-plus-xml-compressed")
         #expect(TypeCatalog.systemIdentifier(forMIMEType: "application/x_y") == "org.freedesktop.mime.application.x-x5F-y")
     }
 
@@ -261,27 +281,36 @@ struct SystemMIMEDatabaseTests {
         #expect(byContent.evidence == .signature(priority: 70))
         #expect(byContent.source?.hasSuffix("/mime/packages/test.xml") == true)
         // By name: the case-sensitive glob, and a pattern glob.
-        #expect(resolver.resolve(bytes: [0x00, 0x9F, 0x00, 0x01, 0x02], filename: "A.acmedoc").type.identifier == "org.freedesktop.mime.application.x-acme-document")
-        #expect(resolver.resolve(bytes: Array("plain words\n".utf8), filename: "todo.acmenotes").type.identifier == "org.freedesktop.mime.text.x-acme-notes")
-        #expect(resolver.resolve(bytes: Array("#ACME-NOTES 1\nmilk\n".utf8), filename: "list.txt").type.identifier == "org.freedesktop.mime.text.x-acme-notes")
+        #expect(
+            resolver.resolve(bytes: [0x00, 0x9F, 0x00, 0x01, 0x02], filename: "A.acmedoc").type.identifier
+                == "org.freedesktop.mime.application.x-acme-document")
+        #expect(
+            resolver.resolve(bytes: Array("plain words\n".utf8), filename: "todo.acmenotes").type.identifier
+                == "org.freedesktop.mime.text.x-acme-notes")
+        #expect(
+            resolver.resolve(bytes: Array("#ACME-NOTES 1\nmilk\n".utf8), filename: "list.txt").type.identifier
+                == "org.freedesktop.mime.text.x-acme-notes")
         let catalog = resolver.catalog
         #expect(catalog.nameMatches(forFilename: "x.ACS").map(\.type.identifier) == ["org.freedesktop.mime.application.x-acme-sketch"])
         #expect(catalog.nameMatches(forFilename: "x.acs").isEmpty)
-        #expect(catalog.nameMatches(forFilename: "sketch-42.dat").first?.type.identifier == "org.freedesktop.mime.application.x-acme-sketch")
+        #expect(
+            catalog.nameMatches(forFilename: "sketch-42.dat").first?.type.identifier == "org.freedesktop.mime.application.x-acme-sketch")
         // A name whose type has magic the bytes lack is refuted.
         #expect(resolver.resolve(bytes: [0x00, 0x9F, 0x00, 0x01, 0x02], filename: "x.ACS").type.identifier == UniformType.ID.data)
-        let config = resolver.resolve(bytes: Array(#"<?xml version="1.0"?><config xmlns="http://acme.example/config"/>"#.utf8), filename: "c.xml")
+        let config = resolver.resolve(
+            bytes: Array(#"<?xml version="1.0"?><config xmlns="http://acme.example/config"/>"#.utf8), filename: "c.xml")
         #expect(config.type.identifier == "org.freedesktop.mime.application.x-acme-config")
         #expect(config.evidence == .textContent("<config> root element in http://acme.example/config"))
     }
 
     @Test func aNameNeverGivesTextABinaryTypeNorBinaryATextType() throws {
-        let xml = head + #"""
-            <mime-type type="application/x-binfmt"><glob pattern="*.both"/></mime-type>
-            <mime-type type="text/x-textfmt"><glob pattern="*.both"/></mime-type>
-            <mime-type type="application/x-onlybin"><glob pattern="*.onlybin"/></mime-type>
-            </mime-info>
-            """#
+        let xml =
+            head + #"""
+                <mime-type type="application/x-binfmt"><glob pattern="*.both"/></mime-type>
+                <mime-type type="text/x-textfmt"><glob pattern="*.both"/></mime-type>
+                <mime-type type="application/x-onlybin"><glob pattern="*.onlybin"/></mime-type>
+                </mime-info>
+                """#
         let (catalog, _) = TypeCatalog.builtIn.adding(system: SystemMIMEDatabase(files: [try package(xml)]))
         let resolver = TypeResolver(catalog: catalog)
         let text = Array("just some words\n".utf8)
@@ -295,12 +324,13 @@ struct SystemMIMEDatabaseTests {
     }
 
     @Test func weakMagicIsIgnoredAndTextMagicOutranksANameOnlyWhenSpecific() throws {
-        let xml = head + #"""
-            <mime-type type="image/x-weak"><glob pattern="*.weak"/><magic priority="30"><match type="big16" value="0x4d4d" offset="0"/></magic></mime-type>
-            <mime-type type="text/x-model"><sub-class-of type="text/plain"/><magic><match type="string" value="class" offset="0"/></magic></mime-type>
-            <mime-type type="text/x-bus"><sub-class-of type="text/plain"/><magic><match type="string" value="[D-BUS Service]" offset="0"/></magic></mime-type>
-            </mime-info>
-            """#
+        let xml =
+            head + #"""
+                <mime-type type="image/x-weak"><glob pattern="*.weak"/><magic priority="30"><match type="big16" value="0x4d4d" offset="0"/></magic></mime-type>
+                <mime-type type="text/x-model"><sub-class-of type="text/plain"/><magic><match type="string" value="class" offset="0"/></magic></mime-type>
+                <mime-type type="text/x-bus"><sub-class-of type="text/plain"/><magic><match type="string" value="[D-BUS Service]" offset="0"/></magic></mime-type>
+                </mime-info>
+                """#
         let (catalog, _) = TypeCatalog.builtIn.adding(system: SystemMIMEDatabase(files: [try package(xml)]))
         let resolver = TypeResolver(catalog: catalog)
         func id(_ bytes: [UInt8], _ name: String?) -> String { resolver.resolve(bytes: bytes, filename: name).type.identifier }
@@ -314,10 +344,11 @@ struct SystemMIMEDatabaseTests {
     }
 
     @Test func ourDeclarationsWinWhereBothSpeak() throws {
-        let xml = head + #"""
-            <mime-type type="image/png"><sub-class-of type="text/plain"/><glob pattern="*.pngx"/><glob pattern="*.jpg" weight="100"/></mime-type>
-            </mime-info>
-            """#
+        let xml =
+            head + #"""
+                <mime-type type="image/png"><sub-class-of type="text/plain"/><glob pattern="*.pngx"/><glob pattern="*.jpg" weight="100"/></mime-type>
+                </mime-info>
+                """#
         let (catalog, _) = TypeCatalog.builtIn.adding(system: SystemMIMEDatabase(files: [try package(xml)]))
         let png = try #require(catalog.type(withIdentifier: "public.png"))
         #expect(catalog.origin(of: png) == .builtIn)
@@ -329,8 +360,11 @@ struct SystemMIMEDatabaseTests {
 
     @Test func theCompiledCacheIsUsedOnlyWhileEveryPackageIsUnchanged() throws {
         let path = try package(acme)
-        let dataHome = ((((path as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent)
-        let env = ["HOME": "/nonexistent", "XDG_DATA_HOME": dataHome, "XDG_DATA_DIRS": "/nonexistent", "XDG_CACHE_HOME": dataHome + "/cache"]
+        let dataHome =
+            ((((path as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent)
+        let env = [
+            "HOME": "/nonexistent", "XDG_DATA_HOME": dataHome, "XDG_DATA_DIRS": "/nonexistent", "XDG_CACHE_HOME": dataHome + "/cache",
+        ]
         let cache = dataHome + "/cache/vignette/mime-packages.cache"
         let first = SystemMIMEDatabase.load(environment: env)
         #expect(FileManager.default.fileExists(atPath: cache))
@@ -363,13 +397,16 @@ struct SystemMIMEDatabaseTests {
 
     @Test func moreImportantDirectoriesComeLaterAndDeleteAll() throws {
         let low = try package(head + #"<mime-type type="application/x-m"><glob pattern="*.old"/></mime-type></mime-info>"#)
-        let high = try package(head + #"<mime-type type="application/x-m"><glob-deleteall/><glob pattern="*.new"/></mime-type></mime-info>"#)
+        let high = try package(
+            head + #"<mime-type type="application/x-m"><glob-deleteall/><glob pattern="*.new"/></mime-type></mime-info>"#)
         let database = SystemMIMEDatabase(files: [low, high])
         #expect(database.types.count == 1)
         #expect(database.types[0].globs.map(\.glob.pattern) == ["*.new"])
         // $XDG_DATA_HOME is the most important, then $XDG_DATA_DIRS in order: read last to first.
-        let home = ((((low as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent)
-        let system = ((((high as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent)
+        let home =
+            ((((low as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent)
+        let system =
+            ((((high as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent)
         try "<mime-info/>".write(toFile: system + "/mime/packages/Override.xml", atomically: true, encoding: .utf8)
         try "<mime-info/>".write(toFile: system + "/mime/packages/zz.xml", atomically: true, encoding: .utf8)
         let xdg = XDGDirectories(environment: ["HOME": "/nonexistent", "XDG_DATA_HOME": home, "XDG_DATA_DIRS": system + ":/nonexistent"])

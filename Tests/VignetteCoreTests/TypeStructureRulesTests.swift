@@ -13,7 +13,8 @@ struct TypeStructureRulesTests {
         #expect(resolver.catalog.preferredMIMEType(of: ls.type) == "application/x-pie-executable")
         #expect(ls.evidence == .structure("ELF dynamic section flags DF_1_PIE"))
         #expect(resolver.catalog.conforms(ls.type, to: "org.freedesktop.elf-executable"))
-        let libc = try #require(["/lib/x86_64-linux-gnu/libc.so.6", "/lib/aarch64-linux-gnu/libc.so.6"].first { FileManager.default.fileExists(atPath: $0) })
+        let libc = try #require(
+            ["/lib/x86_64-linux-gnu/libc.so.6", "/lib/aarch64-linux-gnu/libc.so.6"].first { FileManager.default.fileExists(atPath: $0) })
         #expect(resolver.catalog.preferredMIMEType(of: try resolver.resolve(path: libc).type) == "application/x-sharedlib")
         // A truncated or lying header is just a shared library, never a crash.
         let head = Array(try #require(FileManager.default.contents(atPath: "/usr/bin/ls")).prefix(64))
@@ -25,7 +26,9 @@ struct TypeStructureRulesTests {
 
     @Test func tzifWithLeapSecondRecordsIsTzifLeap() {
         func tzif(leapCount: UInt8) -> [UInt8] {
-            Array("TZif2".utf8) + Array(repeating: 0, count: 15) + [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, leapCount, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 4]
+            Array("TZif2".utf8) + Array(repeating: 0, count: 15) + [
+                0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, leapCount, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 4,
+            ]
                 + Array(repeating: 0, count: 40)
         }
         #expect(mime(tzif(leapCount: 27), "Tokyo") == "application/tzif-leap")
@@ -44,7 +47,8 @@ struct TypeStructureRulesTests {
     }
 
     @Test func iso2022ShiftBytesAreText() {
-        let korean: [UInt8] = [0x1B, 0x24, 0x29, 0x43] + Array(repeating: [0x0E, 0x21, 0x5D, 0x0F, 0x20, 0x41], count: 40).flatMap { $0 } + [0x0A]
+        let korean: [UInt8] =
+            [0x1B, 0x24, 0x29, 0x43] + Array(repeating: [0x0E, 0x21, 0x5D, 0x0F, 0x20, 0x41], count: 40).flatMap { $0 } + [0x0A]
         #expect(mime(korean, "iso2022_kr.txt") == "text/plain")
         // Without the designation the same shifts are binary control bytes.
         #expect(mime(Array(korean.dropFirst(4)), nil) == "application/octet-stream")
@@ -55,7 +59,8 @@ struct TypeStructureRulesTests {
         #expect(mime("*PPD-Adobe: \"4.3\"\n*FormatVersion: \"4.3\"\n", nil) == "application/vnd.cups-ppd")
         #expect(mime("-----BEGIN X509 CRL-----\nMIIB\n-----END X509 CRL-----\n", "revocation.crl") == "application/pkix-crl")
         #expect(mime([0x08, 0x09, 0xFE, 0x02, 0x01, 0x08] + Array(repeating: 0, count: 40), "seed.dgn") == "application/x-bentley-dgn")
-        #expect(mime([0x1E, 0x02, 0x30, 0x00, 0x26, 0x00, 0x0F, 0x00] + Array(repeating: 1, count: 40), "screen") == "application/x-terminfo2")
+        #expect(
+            mime([0x1E, 0x02, 0x30, 0x00, 0x26, 0x00, 0x0F, 0x00] + Array(repeating: 1, count: 40), "screen") == "application/x-terminfo2")
         #expect(mime("#!/usr/bin/env lua-any\nprint(1)\n", "ldoc") == "text/x-lua")
     }
 }

@@ -34,9 +34,10 @@ enum ELFHeader {
             let start = is64 ? number(t[(e + 8)..<(e + 16)]) : number(t[(e + 4)..<(e + 8)])
             let size = is64 ? number(t[(e + 32)..<(e + 40)]) : number(t[(e + 16)..<(e + 20)])
             let word = is64 ? 8 : 4
-            // A dynamic section holds a few dozen entries; read at most 64 KiB of it, within the first MiB.
+            // A dynamic section holds a few dozen entries; read at most 64 KiB of it (it may sit
+            // past the first MiB of a large executable: the read is bounded, not the offset).
             let length = min(size, 64 << 10) / (2 * word) * (2 * word)
-            guard start > 0, start < 1 << 20, length > 0, let dynamic = sample.bytes(at: start, count: length) else { return false }
+            guard start > 0, start < Int(Int32.max), length > 0, let dynamic = sample.bytes(at: start, count: length) else { return false }
             let d = Array(dynamic)
             var k = 0
             while k + 2 * word <= d.count {

@@ -166,7 +166,9 @@ public struct TypeResolver: Sendable {
     func refineStructure(_ type: UniformType, sample: FileSample) -> (UniformType, String)? {
         switch type.identifier {
         case "org.freedesktop.elf-shared-library":
-            guard ELFHeader.isPositionIndependentExecutable(sample), let pie = catalog.type(withIdentifier: "org.freedesktop.elf-pie-executable") else { return nil }
+            guard ELFHeader.isPositionIndependentExecutable(sample),
+                let pie = catalog.type(withIdentifier: "org.freedesktop.elf-pie-executable")
+            else { return nil }
             return (pie, "ELF dynamic section flags DF_1_PIE")
         case "org.iana.tzif":
             guard TZifHeader.hasLeapSeconds(sample), let leap = catalog.type(withIdentifier: "org.iana.tzif-leap") else { return nil }

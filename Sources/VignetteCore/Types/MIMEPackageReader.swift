@@ -529,7 +529,8 @@ public struct MIMEPackageReader {
             return
         }
         do {
-            let pattern = try Self.pattern(type: attribute("type"), value: attribute("value"), offset: attribute("offset"), mask: attribute("mask"))
+            let pattern = try Self.pattern(
+                type: attribute("type"), value: attribute("value"), offset: attribute("offset"), mask: attribute("mask"))
             matchStack.append(PendingMatch(match: MagicMatch(pattern: pattern), line: line))
         } catch let reason as MatchProblem {
             problem(line, "magic match skipped: \(reason.text)")

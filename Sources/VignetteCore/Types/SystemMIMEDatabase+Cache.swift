@@ -231,7 +231,9 @@ private struct CacheReader {
             guard offset >= 0, range >= 0, !value.isEmpty, offset + range + value.count <= MIMEPackageReader.maxMagicReach else {
                 throw Truncated()
             }
-            list.append(MagicMatch(pattern: BytePattern(offset: offset, bytes: value, mask: mask, range: range), children: try matches(depth: depth + 1)))
+            list.append(
+                MagicMatch(
+                    pattern: BytePattern(offset: offset, bytes: value, mask: mask, range: range), children: try matches(depth: depth + 1)))
         }
         return list
     }

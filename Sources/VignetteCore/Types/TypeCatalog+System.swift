@@ -189,7 +189,8 @@ extension TypeCatalog {
                     problems.append(
                         VignetteError(
                             .invalidDeclaration, path: "\(edge.file):\(edge.line)",
-                            "\(names[node] ?? node) is a subclass of \(names[edge.id] ?? edge.id), which makes a cycle; that parent was skipped"))
+                            "\(names[node] ?? node) is a subclass of \(names[edge.id] ?? edge.id), which makes a cycle; that parent was skipped"
+                        ))
                     parents[node]!.remove(at: next)
                     stack[stack.count - 1].1 -= 1
                 case 2?:

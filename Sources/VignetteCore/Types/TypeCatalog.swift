@@ -203,7 +203,8 @@ public final class TypeCatalog: Sendable {
                 case .complex:
                     claimOrder += 1
                     let c = NameClaim(identifier: id, rank: rank, weight: g.weight, order: claimOrder, origin: origin)
-                    globs.append(GlobClaim(pattern: g.caseSensitive ? g.pattern : g.pattern.lowercased(), caseSensitive: g.caseSensitive, claim: c))
+                    globs.append(
+                        GlobClaim(pattern: g.caseSensitive ? g.pattern : g.pattern.lowercased(), caseSensitive: g.caseSensitive, claim: c))
                 }
             }
             for (rule, file) in extra.magic { magic.append(IndexedMagic(identifier: id, rule: rule, file: file)) }
