@@ -107,8 +107,8 @@ extension TypeCatalog {
         for (t, key) in zip(database.types, keys) { mimeOf[identifierOf[key]!] = t.mime }
         Self.breakCycles(&parentsOf, names: mimeOf, problems: &problems)
 
-        var declarations = sourceDeclarations
-        var extras: [SystemTypeExtras] = sourceSystemExtras
+        var declarations: [(TypeDeclaration, Origin)] = []
+        var extras: [SystemTypeExtras] = []
         var made: Set<String> = []
         for (t, key) in zip(database.types, keys) {
             let id = identifierOf[key]!
@@ -146,7 +146,7 @@ extension TypeCatalog {
             extras.append(extra)
         }
         do {
-            return (try TypeCatalog(declarations: declarations, system: extras), problems)
+            return (try TypeCatalog(extending: self, declarations: declarations, system: extras), problems)
         } catch let error as VignetteError {
             // Cycles and unknown parents were removed above; anything left is a bug to report, not to crash on.
             return (self, problems + [error])

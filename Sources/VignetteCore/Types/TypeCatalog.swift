@@ -82,10 +82,13 @@ public final class TypeCatalog: Sendable {
     let entries: [String: Entry]
     /// Identifiers in declaration order.
     public let identifiers: [String]
-    let byExtension: [String: String]
-    let byMIME: [String: String]
-    let byFilename: [String: String]
-    let byInterpreter: [String: String]
+    /// Tag tables: the winning identifier and its origin's rank.
+    let byExtension: [String: (String, Int)]
+    let byMIME: [String: (String, Int)]
+    let byFilename: [String: (String, Int)]
+    let byInterpreter: [String: (String, Int)]
+    /// Everything the tables were built from, for `init(extending:)`.
+    let tables: Tables
     let extensionClaims: [String: [NameClaim]]
     let caseSensitiveExtensionClaims: [String: [NameClaim]]
     let filenameClaims: [String: [NameClaim]]
@@ -116,147 +119,53 @@ public final class TypeCatalog: Sendable {
         try self.init(declarations: declarations, system: [])
     }
 
-    init(declarations: [(TypeDeclaration, Origin)], system: [SystemTypeExtras]) throws {
-        var entries: [String: Entry] = [:]
-        var order: [String] = []
-        for (declaration, origin) in declarations {
-            let id = declaration.identifier
-            if let existing = entries[id] {
-                if origin.rank < existing.origin.rank { continue }
-            } else {
-                order.append(id)
-            }
-            entries[id] = Entry(type: UniformType(declaration), origin: origin)
-        }
+    convenience init(declarations: [(TypeDeclaration, Origin)], system: [SystemTypeExtras]) throws {
+        var tables = Tables()
+        try tables.add(declarations: declarations)
+        tables.add(extras: system)
+        self.init(tables: tables, declarations: declarations, system: system)
+    }
 
-        // Tags: higher rank wins; within a rank the later declaration wins.
-        var ext: [String: (String, Int)] = [:]
-        var mime: [String: (String, Int)] = [:]
-        var names: [String: (String, Int)] = [:]
-        var interp: [String: (String, Int)] = [:]
-        var extClaims: [String: [NameClaim]] = [:]
-        var exactExtClaims: [String: [NameClaim]] = [:]
-        var nameClaims: [String: [NameClaim]] = [:]
-        var globs: [GlobClaim] = []
-        var parts = 1
-        var claimOrder = 0
-        var mimeLists: [String: [String]] = [:]
-        func claim(_ table: inout [String: (String, Int)], _ key: String, _ id: String, _ rank: Int) {
-            if let current = table[key], current.1 > rank { return }
-            table[key] = (id, rank)
+    /// A catalog of `base` with more declarations and system extras, built on `base`'s tables
+    /// instead of from scratch; falls back to a full build when a declaration re-declares one
+    /// of `base`'s identifiers (its precedence rules need the whole list again).
+    convenience init(extending base: TypeCatalog, declarations: [(TypeDeclaration, Origin)], system: [SystemTypeExtras]) throws {
+        if declarations.contains(where: { base.entries[$0.0.identifier] != nil }) {
+            try self.init(declarations: base.sourceDeclarations + declarations, system: base.sourceSystemExtras + system)
+            return
         }
-        func claimMIME(_ m: String, _ id: String, _ rank: Int) {
-            let key = TypeCatalog.normalizeMIME(m)
-            if mime[key]?.0 == id { return }
-            claim(&mime, key, id, rank)
-            mimeLists[id, default: []].append(m)
-        }
-        func nameClaim(_ table: inout [String: [NameClaim]], _ key: String, _ id: String, _ weight: Int, _ origin: Origin) {
-            claimOrder += 1
-            let c = NameClaim(identifier: id, rank: origin.rank, weight: weight, order: claimOrder, origin: origin)
-            if table[key]?.contains(where: { $0.identifier == id }) == true { return }
-            table[key, default: []].append(c)
-        }
-        for id in order {
-            guard let entry = entries[id] else { continue }
-            let d = entry.type.declaration
-            let rank = entry.origin.rank
-            // A system type's tags come from its extras, with their weights and files.
-            if case .system = entry.origin {
-                for m in d.mimeTypes { claimMIME(m, id, rank) }
-                continue
-            }
-            for e in d.extensions {
-                let key = e.lowercased()
-                claim(&ext, key, id, rank)
-                nameClaim(&extClaims, key, id, 50, entry.origin)
-                parts = max(parts, key.split(separator: ".").count)
-            }
-            for m in d.mimeTypes { claimMIME(m, id, rank) }
-            for f in d.filenames {
-                claim(&names, f, id, rank)
-                nameClaim(&nameClaims, f, id, 50, entry.origin)
-            }
-            for i in d.interpreters { claim(&interp, i, id, rank) }
-        }
-        var magic: [IndexedMagic] = []
-        var roots: [String: String] = [:]
-        var icons: [String: String] = [:]
-        for extra in system where entries[extra.identifier] != nil {
-            let id = extra.identifier
-            let rank = Origin.system(file: "").rank
-            for (m, _) in extra.mimeTypes { claimMIME(m, id, rank) }
-            for g in extra.globs {
-                let origin = Origin.system(file: g.file)
-                switch SystemTypeExtras.kind(of: g.pattern) {
-                case .literal:
-                    claim(&names, g.pattern, id, rank)
-                    nameClaim(&nameClaims, g.pattern, id, g.weight, origin)
-                case .extension(let e):
-                    if g.caseSensitive {
-                        nameClaim(&exactExtClaims, e, id, g.weight, origin)
-                    } else {
-                        claim(&ext, e.lowercased(), id, rank)
-                        nameClaim(&extClaims, e.lowercased(), id, g.weight, origin)
-                    }
-                    parts = max(parts, e.split(separator: ".").count)
-                case .complex:
-                    claimOrder += 1
-                    let c = NameClaim(identifier: id, rank: rank, weight: g.weight, order: claimOrder, origin: origin)
-                    globs.append(
-                        GlobClaim(pattern: g.caseSensitive ? g.pattern : g.pattern.lowercased(), caseSensitive: g.caseSensitive, claim: c))
-                }
-            }
-            for (rule, file) in extra.magic { magic.append(IndexedMagic(identifier: id, rule: rule, file: file)) }
-            for key in extra.rootXML where roots[key] == nil { roots[key] = id }
-            if let icon = extra.icon { icons[id] = icon }
-        }
-        for key in extClaims.keys { extClaims[key]!.sort(by: NameClaim.isBetter) }
-        for key in exactExtClaims.keys { exactExtClaims[key]!.sort(by: NameClaim.isBetter) }
-        for key in nameClaims.keys { nameClaims[key]!.sort(by: NameClaim.isBetter) }
-        globs.sort { NameClaim.isBetter($0.claim, $1.claim) }
+        var tables = base.tables
+        try tables.add(declarations: declarations)
+        tables.add(extras: system)
+        self.init(tables: tables, declarations: base.sourceDeclarations + declarations, system: base.sourceSystemExtras + system)
+    }
 
-        var chains: [String: [String]] = [:]
-        chains.reserveCapacity(order.count)
-        for id in order {
-            chains[id] = try TypeCatalog.chain(of: id, entries: entries, known: chains)
-        }
-
-        for index in magic.indices {
-            magic[index].isText = chains[magic[index].identifier]?.contains(UniformType.ID.text) ?? false
-        }
-
-        var sigs: [IndexedSignature] = []
-        for (index, id) in order.enumerated() {
-            for s in entries[id]!.type.declaration.signatures {
-                sigs.append(IndexedSignature(identifier: id, signature: s, order: index))
-            }
-        }
-
-        self.entries = entries
-        self.identifiers = order
-        self.byExtension = ext.mapValues(\.0)
-        self.byMIME = mime.mapValues(\.0)
-        self.byFilename = names.mapValues(\.0)
-        self.byInterpreter = interp.mapValues(\.0)
-        self.extensionClaims = extClaims
-        self.caseSensitiveExtensionClaims = exactExtClaims
-        self.filenameClaims = nameClaims
-        self.globClaims = globs
-        self.chains = chains
-        self.signatures = sigs
-        self.magic = magic
-        self.rootXML = roots
-        self.genericIcons = icons
-        self.mimeLists = mimeLists
-        self.signatureReach = max(sigs.map(\.signature.reach).max() ?? 0, magic.map(\.rule.reach).max() ?? 0)
-        self.maxExtensionParts = parts
+    private init(tables: Tables, declarations: [(TypeDeclaration, Origin)], system: [SystemTypeExtras]) {
+        self.tables = tables
+        self.entries = tables.entries
+        self.identifiers = tables.order
+        self.byExtension = tables.ext
+        self.byMIME = tables.mime
+        self.byFilename = tables.names
+        self.byInterpreter = tables.interp
+        self.extensionClaims = tables.extClaims
+        self.caseSensitiveExtensionClaims = tables.exactExtClaims
+        self.filenameClaims = tables.nameClaims
+        self.globClaims = tables.globs
+        self.chains = tables.chains
+        self.signatures = tables.sigs
+        self.magic = tables.magic
+        self.rootXML = tables.roots
+        self.genericIcons = tables.icons
+        self.mimeLists = tables.mimeLists
+        self.signatureReach = max(tables.sigs.map(\.signature.reach).max() ?? 0, tables.magic.map(\.rule.reach).max() ?? 0)
+        self.maxExtensionParts = tables.parts
         self.sourceDeclarations = declarations
         self.sourceSystemExtras = system
     }
 
     /// Breadth-first ancestors of `id`, itself first; throws on unknown parents and cycles.
-    private static func chain(of id: String, entries: [String: Entry], known: [String: [String]]) throws -> [String] {
+    static func chain(of id: String, entries: [String: Entry], known: [String: [String]]) throws -> [String] {
         guard let entry = entries[id] else {
             throw VignetteError(.invalidDeclaration, "type \(id) is not declared")
         }
@@ -315,7 +224,7 @@ public final class TypeCatalog: Sendable {
 
     /// The declared type for a filename extension (case-insensitive, no dot), if any.
     public func declaredType(forFilenameExtension ext: String) -> UniformType? {
-        byExtension[ext.lowercased()].flatMap { entries[$0]?.type }
+        byExtension[ext.lowercased()].flatMap { entries[$0.0]?.type }
     }
 
     /// The type for a filename extension: the declared one, else a stable dynamic type.
@@ -325,7 +234,7 @@ public final class TypeCatalog: Sendable {
 
     /// The declared type for a MIME type or one of its aliases (parameters ignored), if any.
     public func declaredType(forMIMEType mime: String) -> UniformType? {
-        byMIME[TypeCatalog.normalizeMIME(mime)].flatMap { entries[$0]?.type }
+        byMIME[TypeCatalog.normalizeMIME(mime)].flatMap { entries[$0.0]?.type }
     }
 
     /// The type for a MIME type: the declared one, else a stable dynamic type.
@@ -340,7 +249,7 @@ public final class TypeCatalog: Sendable {
     public func declaredType(forInterpreter name: String) -> UniformType? {
         var candidate = name
         while !candidate.isEmpty {
-            if let id = byInterpreter[candidate], let t = entries[id]?.type { return t }
+            if let id = byInterpreter[candidate]?.0, let t = entries[id]?.type { return t }
             guard let last = candidate.last, last.isNumber || last == "." || last == "-" else { break }
             candidate.removeLast()
         }
