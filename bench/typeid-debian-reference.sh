@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# What libmagic and shared-mime-info say about every file of the Debian type-id corpus
-# (made by bench/typeid-corpus.sh), in the columns of shared/corpora/typeid-reference.tsv:
+# What libmagic and shared-mime-info say about every file of a Debian type-id corpus
+# (made by bench/typeid-corpus.sh, or bench/typeid-corpus2.sh with TYPEID_CORPUS=typeid-debian2),
+# in the columns of shared/corpora/typeid-reference.tsv:
 #
 #   path  libmagic  shared_mime_info  smi_magic_only  size  relation
 #
-#   bench/typeid-debian-reference.sh [CORPUS_ROOT [OUT_TSV]]
-#       CORPUS_ROOT  folder holding typeid-debian/ (default bench/corpus)
-#       OUT_TSV      default bench/typeid-debian-reference.tsv
+#   [TYPEID_CORPUS=typeid-debian2] bench/typeid-debian-reference.sh [CORPUS_ROOT [OUT_TSV]]
+#       TYPEID_CORPUS  the corpus folder's name (default typeid-debian)
+#       CORPUS_ROOT    folder holding it (default bench/corpus)
+#       OUT_TSV        default bench/$TYPEID_CORPUS-reference.tsv
 #
 # Columns:
 #   libmagic          `file --mime-type -b FILE` (file 5.44, Debian 12's magic.mgc)
@@ -27,19 +29,22 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=${1:-$here/corpus}
-out=${2:-$here/typeid-debian-reference.tsv}
+name=${TYPEID_CORPUS:-typeid-debian}
+out=${2:-$here/$name-reference.tsv}
 for t in file gio python3; do
   command -v "$t" >/dev/null || { echo "missing $t (apt-get install file libglib2.0-bin shared-mime-info)" >&2; exit 1; }
 done
-[[ -d $root/typeid-debian ]] || { echo "no $root/typeid-debian: run bench/typeid-corpus.sh first" >&2; exit 1; }
+maker=typeid-corpus.sh
+[[ $name == typeid-debian2 ]] && maker=typeid-corpus2.sh
+[[ -d $root/$name ]] || { echo "no $root/$name: run bench/$maker first" >&2; exit 1; }
 export LC_ALL=C
 
-python3 - "$root" "$out" <<'PY'
+python3 - "$root" "$out" "$name" <<'PY'
 import os, shutil, subprocess, sys, tempfile
 
-root, out = sys.argv[1], sys.argv[2]
+root, out, name = sys.argv[1], sys.argv[2], sys.argv[3]
 rels = []
-for d, _, fs in os.walk(os.path.join(root, "typeid-debian")):
+for d, _, fs in os.walk(os.path.join(root, name)):
     for f in fs:
         rels.append(os.path.relpath(os.path.join(d, f), root))
 rels.sort()
