@@ -1,7 +1,9 @@
 /* vgn_webp.c - WebP through libwebp: header first, then one scaled decode. See vgn_codecs.h. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <webp/decode.h>
+#include <webp/encode.h>
 #include <webp/demux.h>
 
 #include "vgn_codecs.h"
@@ -177,4 +179,66 @@ int vgn_webp_icc(const uint8_t *data, size_t size, const uint8_t **profile, size
     }
     WebPDemuxDelete(demux);
     return found;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Encoding (our own pixels). */
+
+static int vgn_webp_writer(const uint8_t *data, size_t size, const WebPPicture *picture)
+{
+    return vgn_buf_append((vgn_buf *)picture->custom_ptr, data, size) == 0;
+}
+
+int vgn_webp_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int channels, int quality,
+                    int lossless, uint8_t **out, size_t *out_size, vgn_error *err)
+{
+    *out = NULL;
+    *out_size = 0;
+    if ((channels != 3 && channels != 4) || width == 0 || height == 0 || width > WEBP_MAX_DIMENSION ||
+        height > WEBP_MAX_DIMENSION || stride > (size_t)INT32_MAX) {
+        vgn_err_fill(err, VGN_E_STATE, "WebP needs RGB or RGBA pixels of 1..16383 per side", NULL);
+        return VGN_E_STATE;
+    }
+    WebPConfig config;
+    if (!WebPConfigPreset(&config, WEBP_PRESET_PHOTO, (float)(quality < 0 ? 0 : quality > 100 ? 100 : quality))) {
+        vgn_err_fill(err, VGN_E_STATE, "libwebp version mismatch", NULL);
+        return VGN_E_STATE;
+    }
+    config.method = 4;
+    /* Sharp RGB->YUV keeps thin coloured edges, which thumbnails are full of, at a small cost. */
+    config.use_sharp_yuv = 1;
+    if (lossless) {
+        config.lossless = 1;
+        config.exact = 0;
+    }
+    WebPPicture picture;
+    if (!WebPPictureInit(&picture)) {
+        vgn_err_fill(err, VGN_E_STATE, "libwebp version mismatch", NULL);
+        return VGN_E_STATE;
+    }
+    picture.use_argb = lossless ? 1 : 0;
+    picture.width = (int)width;
+    picture.height = (int)height;
+    int ok = channels == 4 ? WebPPictureImportRGBA(&picture, pixels, (int)stride) : WebPPictureImportRGB(&picture, pixels, (int)stride);
+    if (!ok) {
+        WebPPictureFree(&picture);
+        vgn_err_fill(err, VGN_E_NOMEM, "out of memory", NULL);
+        return VGN_E_NOMEM;
+    }
+    vgn_buf buffer = {NULL, 0, 0};
+    picture.writer = vgn_webp_writer;
+    picture.custom_ptr = &buffer;
+    ok = WebPEncode(&config, &picture);
+    int code = picture.error_code;
+    WebPPictureFree(&picture);
+    if (!ok) {
+        free(buffer.data);
+        char text[96];
+        snprintf(text, sizeof text, "WebP encoding failed (libwebp error %d)", code);
+        vgn_err_fill(err, code == VP8_ENC_ERROR_OUT_OF_MEMORY ? VGN_E_NOMEM : VGN_E_IO, text, NULL);
+        return code == VP8_ENC_ERROR_OUT_OF_MEMORY ? VGN_E_NOMEM : VGN_E_IO;
+    }
+    *out = buffer.data;
+    *out_size = buffer.size;
+    return VGN_OK;
 }

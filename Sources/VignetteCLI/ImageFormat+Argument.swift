@@ -11,7 +11,7 @@ extension ImageFormat: ExpressibleByArgument {
     public static var allValueStrings: [String] { ["png", "jpeg"] }
 
     /// A transform for `@Option(transform:)` that names `option` in its error:
-    /// "--format must be png or jpeg, not gif".
+    /// "--format must be png, jpeg, webp or avif, not gif".
     static func argument(for option: String) -> @Sendable (String) throws -> ImageFormat {
         { text in
             guard let format = ImageFormat(name: text) else { throw ValidationError(invalidNameMessage(text, option: option)) }

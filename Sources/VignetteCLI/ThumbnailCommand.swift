@@ -39,7 +39,7 @@ struct ThumbnailCommand: ParsableCommand {
     var scale = 1
 
     @Option(
-        name: [.short, .customLong("format")], help: "Output format: png or jpeg (default: from -o's extension, else png).",
+        name: [.short, .customLong("format")], help: "Output format: png, jpeg, webp or avif (default: from -o's extension, else png).",
         transform: ImageFormat.argument(for: "--format"))
     var format: ImageFormat?
 

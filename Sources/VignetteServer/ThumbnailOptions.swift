@@ -12,6 +12,10 @@ public struct ThumbnailOptions: Sendable, Equatable {
     public var output = ThumbnailOutput()
     /// Whether the thumbnail is decorated as an icon.
     public var icon = false
+    /// `format=auto`: the format is chosen from the request's `Accept` header (`negotiated(accept:)`).
+    public var automatic = false
+    /// After negotiation without AVIF or WebP: PNG when the thumbnail has alpha, else JPEG.
+    public var pngOrJPEGByAlpha = false
 
     /// The largest `size`.
     public static let maxSize = 2048
@@ -31,7 +35,9 @@ public struct ThumbnailOptions: Sendable, Equatable {
             throw VignetteError(
                 .invalidRequest, "size × scale must be at most \(Self.maxOutputSize) pixels, not \(size) × \(scale) = \(size * scale)")
         }
-        if let text = query["format"] {
+        if query["format"] == "auto" {
+            automatic = true
+        } else if let text = query["format"] {
             guard let format = ImageFormat(name: text) else {
                 throw VignetteError(.invalidRequest, ImageFormat.invalidNameMessage(text, option: "format"))
             }
@@ -47,6 +53,44 @@ public struct ThumbnailOptions: Sendable, Equatable {
         }
     }
 
+    /// The options with `format=auto` resolved against an `Accept` header: AVIF when the client
+    /// lists `image/avif`, else WebP when it lists `image/webp`, else PNG or JPEG by alpha.
+    /// Only explicit types count (browsers send `*/*` with everything) and `q=0` refuses one.
+    public func negotiated(accept: String?) -> ThumbnailOptions {
+        guard automatic else { return self }
+        var resolved = self
+        let listed = Self.acceptedTypes(accept ?? "")
+        if listed.contains("image/avif") {
+            resolved.output.format = .avif
+        } else if listed.contains("image/webp") {
+            resolved.output.format = .webp
+        } else {
+            resolved.output.format = .png
+            resolved.pngOrJPEGByAlpha = true
+        }
+        return resolved
+    }
+
+    /// The media types an `Accept` header lists with a quality above 0, lower-cased.
+    static func acceptedTypes(_ header: String) -> Set<String> {
+        var result: Set<String> = []
+        for item in header.split(separator: ",") {
+            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            guard let type = parts.first, !type.isEmpty else { continue }
+            let q = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            if q > 0 { result.insert(type) }
+        }
+        return result
+    }
+
+    /// The output for a rendered bitmap: the negotiated PNG-or-JPEG choice is made here.
+    func output(for bitmap: Bitmap) -> ThumbnailOutput {
+        guard pngOrJPEGByAlpha else { return output }
+        var chosen = output
+        chosen.format = bitmap.hasTransparency ? .png : .jpeg
+        return chosen
+    }
+
     /// The core request.
     public var request: ThumbnailRequest {
         ThumbnailRequest(maxPixelSize: size, scale: scale, iconMode: icon)
@@ -54,12 +98,9 @@ public struct ThumbnailOptions: Sendable, Equatable {
 
     /// The options as key parts (for ETags and cache keys); quality only where it changes the bytes.
     var keyParts: [String] {
-        ["size=\(size)", "scale=\(scale)", "format=\(output.format.rawValue)", "icon=\(icon)"]
-            + (output.format == .jpeg ? ["quality=\(output.quality)"] : [])
+        ["size=\(size)", "scale=\(scale)", "format=\(pngOrJPEGByAlpha ? "png-or-jpeg" : output.format.rawValue)", "icon=\(icon)"]
+            + (output.format.isLossy ? ["quality=\(output.quality)"] : [])
     }
-
-    /// The media type of the encoded thumbnail.
-    var contentType: String { output.format.mediaType }
 
     static func integer(_ name: String, _ text: String, _ range: ClosedRange<Int>) throws -> Int {
         guard let value = Int(text), range.contains(value) else {

@@ -73,7 +73,32 @@ struct ThumbnailCommandTests {
         #expect(bad.stderr.contains("--size must be between 1 and 16384, not 0"))
         let format = try CLI.run(["thumbnail", "-f", "gif", "Samples/photo.jpg"], currentDirectory: root)
         #expect(format.status == 2)
-        #expect(format.stderr.contains("--format must be png or jpeg, not gif"))
+        #expect(format.stderr.contains("--format must be png, jpeg, webp or avif, not gif"))
+    }
+
+    @Test func webpAndAVIFOutputKeepAlphaAndFollowTheExtension() throws {
+        let dir = try CLI.tempDirectory()
+        // The format follows -o's extension; -f names it outright.
+        let webp = try CLI.run(["thumbnail", "-s", "64", "-o", dir + "/logo.webp", "Samples/logo.png"], currentDirectory: root)
+        #expect(webp.status == 0)
+        let w = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/logo.webp")))
+        #expect(w.starts(with: Array("RIFF".utf8)) && Array(w[8..<16]) == Array("WEBPVP8X".utf8))
+        #expect(w[20] & 0x10 != 0)  // VP8X says: alpha
+        let avif = try CLI.run(["thumbnail", "-s", "64", "-f", "avif", "-q", "60", "-o", dir + "/photo.out", "Samples/photo.jpg"], currentDirectory: root)
+        #expect(avif.status == 0)
+        let a = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/photo.out")))
+        #expect(Array(a[4..<12]) == Array("ftypavif".utf8))
+        let types = try CLI.run(["type", "--mime", dir + "/logo.webp", dir + "/photo.out"])
+        #expect(types.stdout == "\(dir)/logo.webp\timage/webp\n\(dir)/photo.out\timage/avif\n")
+        // Both read back at the size asked for.
+        let back = try CLI.run(["thumbnail", "-s", "64", "-o", dir + "/back.png", dir + "/photo.out"])
+        #expect(back.status == 0)
+        let png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/back.png")))
+        #expect(Array(png[16..<24]) == [0, 0, 0, 64, 0, 0, 0, 40])
+        // batch --out writes the format asked for; the freedesktop cache stays PNG.
+        let batch = try CLI.run(["batch", "--out", dir + "/b", "--format", "webp", "--size", "32", "Samples/photo.jpg"], currentDirectory: root)
+        #expect(batch.status == 0)
+        #expect(FileManager.default.fileExists(atPath: dir + "/b/photo.jpg.webp"))
     }
 
     @Test func aThumbnailNeverOverwritesAnInput() throws {

@@ -75,7 +75,7 @@ struct EndpointTests {
             #expect(size.status == .badRequest)
             #expect(size.text == errorBody("invalid-request", "size must be a whole number from 1 to 2048, not 0"))
             let format = try await client.execute(uri: "/v1/thumbnail?path=photo.jpg&format=gif", method: .get)
-            #expect(format.text == errorBody("invalid-request", "format must be png or jpeg, not gif"))
+            #expect(format.text == errorBody("invalid-request", "format must be png, jpeg, webp or avif, not gif"))
             let missing = try await client.execute(uri: "/v1/type", method: .get)
             #expect(missing.status == .badRequest)
             #expect(missing.text == errorBody("invalid-request", "the path parameter is required"))

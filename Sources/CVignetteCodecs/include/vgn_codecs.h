@@ -131,6 +131,16 @@ int vgn_webp_decode(const uint8_t *data, size_t size, uint32_t out_w, uint32_t o
 int vgn_webp_decode_first_frame(const uint8_t *data, size_t size, uint8_t *dst, size_t stride, uint32_t *frames,
                                 vgn_error *err);
 
+/* Encodes RGB (channels 3) or RGBA (channels 4) as WebP: lossy at quality 0..100 (libwebp's photo
+ * preset, method 4, sharp RGB->YUV), or lossless when `lossless` is non-zero. Alpha is kept. */
+int vgn_webp_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int channels, int quality,
+                    int lossless, uint8_t **out, size_t *out_size, vgn_error *err);
+
+/* Encodes RGB or RGBA as AVIF through libheif's AV1 encoder (libaom): quality 1..100, speed 0..9
+ * (libaom's cpu-used: higher is faster), 4:2:0. Alpha is kept as an alpha plane. */
+int vgn_avif_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int channels, int quality,
+                    int speed, uint8_t **out, size_t *out_size, vgn_error *err);
+
 /* Frees a buffer returned by an encoder (NULL is fine). */
 void vgn_free(void *p);
 
