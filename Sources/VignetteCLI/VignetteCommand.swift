@@ -26,7 +26,8 @@ struct VignetteCommand: AsyncParsableCommand {
         version: VignetteVersion.string,
         subcommands: [
             TypeCommand.self, TypesCommand.self, ThumbnailCommand.self, PreviewCommand.self, ViewCommand.self,
-            WhichCommand.self, GeneratorsCommand.self, BatchCommand.self, ServeCommand.self, SignCommand.self, HealthcheckCommand.self,
+            WhichCommand.self, GeneratorsCommand.self, BatchCommand.self, CacheCommand.self, ServeCommand.self, SignCommand.self,
+            HealthcheckCommand.self,
         ]
     )
 }
