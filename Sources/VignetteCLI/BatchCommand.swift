@@ -87,7 +87,9 @@ struct BatchCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Longest side with --out (default 256).", valueName: "PX"))
     var size: Int?
 
-    @Option(name: .long, help: "Output format with --out: png, jpeg, webp or avif (default png; the cache itself is always PNG).", transform: ImageFormat.argument(for: "--format"))
+    @Option(
+        name: .long, help: "Output format with --out: png, jpeg, webp or avif (default png; the cache itself is always PNG).",
+        transform: ImageFormat.argument(for: "--format"))
     var format: ImageFormat?
 
     @Option(name: .long, help: "JPEG quality with --format jpeg, 1–100.")

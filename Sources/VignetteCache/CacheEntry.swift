@@ -38,9 +38,10 @@ public struct CacheEntry: Sendable, Equatable {
             guard seconds == source.modificationSeconds else { return false }
         } else if let value = Double(raw), value.isFinite {
             // A fractional MTime (tumbler) is compared to the microsecond, as GLib does.
-            let micros = Int((value * 1_000_000).rounded())
-            let actual = source.modificationSeconds * 1_000_000 + source.modificationNanoseconds / 1000
-            guard micros == actual else { return false }
+            // A hostile entry can say 1e300: a value no Int holds is simply not the file's time.
+            guard let micros = Int(exactly: (value * 1_000_000).rounded()) else { return false }
+            let actual = source.modificationSeconds.multipliedReportingOverflow(by: 1_000_000)
+            guard !actual.overflow, micros == actual.partialValue + source.modificationNanoseconds / 1000 else { return false }
         } else {
             return false
         }

@@ -44,7 +44,10 @@ public enum ImageEncoder {
     /// Runs a shim encoder over RGBA pixels (RGB when the bitmap is opaque) and copies its output.
     private static func encodeRGB(
         _ bitmap: Bitmap, name: String,
-        _ encoder: (UnsafePointer<UInt8>?, Int32, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<Int>, UnsafeMutablePointer<vgn_error>) -> Int32
+        _ encoder: (
+            UnsafePointer<UInt8>?, Int32, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<Int>,
+            UnsafeMutablePointer<vgn_error>
+        ) -> Int32
     ) throws -> [UInt8] {
         let alpha = bitmap.hasTransparency
         let pixels = alpha ? bitmap.pixels : bitmap.rgb()

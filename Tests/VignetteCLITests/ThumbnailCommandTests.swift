@@ -84,7 +84,8 @@ struct ThumbnailCommandTests {
         let w = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/logo.webp")))
         #expect(w.starts(with: Array("RIFF".utf8)) && Array(w[8..<16]) == Array("WEBPVP8X".utf8))
         #expect(w[20] & 0x10 != 0)  // VP8X says: alpha
-        let avif = try CLI.run(["thumbnail", "-s", "64", "-f", "avif", "-q", "60", "-o", dir + "/photo.out", "Samples/photo.jpg"], currentDirectory: root)
+        let avif = try CLI.run(
+            ["thumbnail", "-s", "64", "-f", "avif", "-q", "60", "-o", dir + "/photo.out", "Samples/photo.jpg"], currentDirectory: root)
         #expect(avif.status == 0)
         let a = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/photo.out")))
         #expect(Array(a[4..<12]) == Array("ftypavif".utf8))
@@ -96,7 +97,8 @@ struct ThumbnailCommandTests {
         let png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/back.png")))
         #expect(Array(png[16..<24]) == [0, 0, 0, 64, 0, 0, 0, 40])
         // batch --out writes the format asked for; the freedesktop cache stays PNG.
-        let batch = try CLI.run(["batch", "--out", dir + "/b", "--format", "webp", "--size", "32", "Samples/photo.jpg"], currentDirectory: root)
+        let batch = try CLI.run(
+            ["batch", "--out", dir + "/b", "--format", "webp", "--size", "32", "Samples/photo.jpg"], currentDirectory: root)
         #expect(batch.status == 0)
         #expect(FileManager.default.fileExists(atPath: dir + "/b/photo.jpg.webp"))
     }

@@ -70,6 +70,14 @@ struct ThumbnailCacheTests {
         #expect(!entry.isValid(for: moved))
     }
 
+    @Test("an MTime no integer holds (1e300, -1e300) is stale, not a crash")
+    func hugeMTime() throws {
+        for text in ["1e300", "-1e300", "9.3e18", "1.5e12"] {
+            let entry = try #require(CacheEntry(pngBytes: try Self.png([("Thumb::URI", source().uri), ("Thumb::MTime", text)])))
+            #expect(!entry.isValid(for: source()))
+        }
+    }
+
     @Test("without Thumb::Size only URI and MTime count; without MTime nothing is valid")
     func optionalSize() throws {
         let noSize = try #require(CacheEntry(pngBytes: try Self.png([("Thumb::URI", source().uri), ("Thumb::MTime", "1700000000")])))

@@ -89,8 +89,9 @@ struct FormatNegotiationTests {
     }
 
     @Test func acceptHeadersAreParsedForExplicitTypesOnly() {
-        #expect(ThumbnailOptions.acceptedTypes("image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8")
-            == ["image/avif", "image/webp", "image/apng", "image/svg+xml", "image/*", "*/*"])
+        #expect(
+            ThumbnailOptions.acceptedTypes("image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8")
+                == ["image/avif", "image/webp", "image/apng", "image/svg+xml", "image/*", "*/*"])
         #expect(ThumbnailOptions.acceptedTypes("IMAGE/WEBP;q=0, text/html") == ["text/html"])
         #expect(ThumbnailOptions.acceptedTypes("") == [])
     }
@@ -99,6 +100,7 @@ struct FormatNegotiationTests {
 /// Paths of the repository's sample files, for tests that need one beside the fixtures.
 enum CLIPaths {
     static var samples: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path + "/Samples"
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+            + "/Samples"
     }
 }
