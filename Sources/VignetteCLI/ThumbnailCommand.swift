@@ -29,6 +29,7 @@ struct ThumbnailCommand: ParsableCommand {
               vignette thumbnail -s 128 --scale 2 -f jpeg -q 80 -o thumbs/ ~/Pictures/*.jpg
               vignette thumbnail logo.png -o - | display -
               vignette thumbnail --icon -s 64 report.pdf notes.txt -o icons/
+              vignette thumbnail --crop smart -s 200 -f webp photo.jpg -o square.webp
             """
     )
 
@@ -43,7 +44,7 @@ struct ThumbnailCommand: ParsableCommand {
         transform: ImageFormat.argument(for: "--format"))
     var format: ImageFormat?
 
-    @Option(name: [.short, .customLong("quality")], help: "JPEG quality, 1–100.")
+    @Option(name: [.short, .customLong("quality")], help: "Quality of JPEG, WebP and AVIF, 1–100.")
     var quality = ThumbnailOutput.defaultQuality
 
     @Option(name: [.short, .customLong("jobs")], help: "Files processed at once (default: all cores).")
@@ -54,6 +55,13 @@ struct ThumbnailCommand: ParsableCommand {
 
     @Flag(name: .long, help: "Enlarge images smaller than the requested size.")
     var upscale = false
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "fit: the whole picture inside the SIZE box; fill: the box covered, centred and cut; smart: covered and cut where the picture is most interesting (edges, saturated colour, skin).",
+            valueName: "fit|fill|smart"))
+    var crop: ThumbnailCrop = .fit
 
     @Flag(name: .long, help: "Decorate the thumbnail as an icon: a page frame and the extension as a badge.")
     var icon = false
@@ -92,7 +100,7 @@ struct ThumbnailCommand: ParsableCommand {
 
     func run() throws {
         let pipeline = ThumbnailPipeline(registry: try registryOptions.makeRegistry())
-        let request = ThumbnailRequest(maxPixelSize: size, scale: scale, allowUpscale: upscale, iconMode: icon)
+        let request = ThumbnailRequest(maxPixelSize: size, scale: scale, allowUpscale: upscale, iconMode: icon, crop: crop)
         let output = ThumbnailOutput(format: outputFormat, quality: quality)
         let destinations = try plan(format: output.format)
         let failures = Counter()

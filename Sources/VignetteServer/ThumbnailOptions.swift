@@ -2,7 +2,7 @@ public import VignetteCore
 public import VignetteGenerators
 import VignetteImaging
 
-/// The thumbnail options a request gives in its query: `size`, `scale`, `format`, `quality`, `icon`.
+/// The thumbnail options a request gives in its query: `size`, `scale`, `format`, `quality`, `icon`, `crop`.
 public struct ThumbnailOptions: Sendable, Equatable {
     /// Longest side in points (1–2048; default 256).
     public var size = 256
@@ -12,6 +12,8 @@ public struct ThumbnailOptions: Sendable, Equatable {
     public var output = ThumbnailOutput()
     /// Whether the thumbnail is decorated as an icon.
     public var icon = false
+    /// `crop=fit|fill|smart`: fit inside the square box, or cover it and cut.
+    public var crop = ThumbnailCrop.fit
     /// `format=auto`: the format is chosen from the request's `Accept` header (`negotiated(accept:)`).
     public var automatic = false
     /// After negotiation without AVIF or WebP: PNG when the thumbnail has alpha, else JPEG.
@@ -42,6 +44,12 @@ public struct ThumbnailOptions: Sendable, Equatable {
                 throw VignetteError(.invalidRequest, ImageFormat.invalidNameMessage(text, option: "format"))
             }
             output.format = format
+        }
+        if let text = query["crop"] {
+            guard let mode = ThumbnailCrop(rawValue: text) else {
+                throw VignetteError(.invalidRequest, "crop must be fit, fill or smart, not \(text)")
+            }
+            crop = mode
         }
         if let text = query["quality"] { output.quality = try Self.integer("quality", text, 1...100) }
         if let text = query["icon"] {
@@ -93,12 +101,15 @@ public struct ThumbnailOptions: Sendable, Equatable {
 
     /// The core request.
     public var request: ThumbnailRequest {
-        ThumbnailRequest(maxPixelSize: size, scale: scale, iconMode: icon)
+        ThumbnailRequest(maxPixelSize: size, scale: scale, iconMode: icon, crop: crop)
     }
 
     /// The options as key parts (for ETags and cache keys); quality only where it changes the bytes.
     var keyParts: [String] {
-        ["size=\(size)", "scale=\(scale)", "format=\(pngOrJPEGByAlpha ? "png-or-jpeg" : output.format.rawValue)", "icon=\(icon)"]
+        [
+            "size=\(size)", "scale=\(scale)", "format=\(pngOrJPEGByAlpha ? "png-or-jpeg" : output.format.rawValue)", "icon=\(icon)",
+            "crop=\(crop.rawValue)",
+        ]
             + (output.format.isLossy ? ["quality=\(output.quality)"] : [])
     }
 

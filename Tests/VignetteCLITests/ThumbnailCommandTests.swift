@@ -103,6 +103,20 @@ struct ThumbnailCommandTests {
         #expect(FileManager.default.fileExists(atPath: dir + "/b/photo.jpg.webp"))
     }
 
+    @Test func cropsGiveExactlyTheBox() throws {
+        let dir = try CLI.tempDirectory()
+        for mode in ["fill", "smart"] {
+            let r = try CLI.run(
+                ["thumbnail", "--crop", mode, "-s", "96", "-o", dir + "/\(mode).png", "Samples/photo.jpg"], currentDirectory: root)
+            #expect(r.status == 0)
+            let png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/\(mode).png")))
+            #expect(Array(png[16..<24]) == [0, 0, 0, 96, 0, 0, 0, 96])
+        }
+        let bad = try CLI.run(["thumbnail", "--crop", "zoom", "Samples/photo.jpg"], currentDirectory: root)
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("The value 'zoom' is invalid for '--crop <fit|fill|smart>'"))
+    }
+
     @Test func aThumbnailNeverOverwritesAnInput() throws {
         let dir = try CLI.tempDirectory()
         let input = dir + "/a.png"

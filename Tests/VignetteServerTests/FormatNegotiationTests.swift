@@ -88,6 +88,25 @@ struct FormatNegotiationTests {
         }
     }
 
+    @Test func cropFillAndSmartGiveTheSquareBox() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        let app = try fixture.service().application(host: "127.0.0.1", port: 0)
+        try await app.test(.router) { client in
+            for mode in ["fill", "smart"] {
+                let r = try await client.execute(uri: "/v1/thumbnail?path=photo.jpg&size=40&crop=\(mode)", method: .get)
+                #expect(r.status == .ok)
+                #expect(pngSize(r.bytes).map { [$0.0, $0.1] } == [40, 40])
+            }
+            let fit = try await client.execute(uri: "/v1/thumbnail?path=photo.jpg&size=40&crop=fit", method: .get)
+            let fill = try await client.execute(uri: "/v1/thumbnail?path=photo.jpg&size=40&crop=fill", method: .get)
+            #expect(fit.headers[.eTag] != fill.headers[.eTag])
+            let bad = try await client.execute(uri: "/v1/thumbnail?path=photo.jpg&crop=zoom", method: .get)
+            #expect(bad.status == .badRequest)
+            #expect(String(buffer: bad.body).contains("crop must be fit, fill or smart, not zoom"))
+        }
+    }
+
     @Test func acceptHeadersAreParsedForExplicitTypesOnly() {
         #expect(
             ThumbnailOptions.acceptedTypes("image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8")

@@ -41,7 +41,12 @@ public struct ThumbnailPipeline: Sendable {
     ///
     /// With `allowFallback` false a file no real generator draws is an error rather than an icon.
     public func render(_ input: GeneratorInput, request: ThumbnailRequest, allowFallback: Bool = true) throws -> RenderedThumbnail {
-        let (generated, generator, attempts) = try registry.thumbnail(for: input, request: request, allowFallback: allowFallback)
+        let (made, generator, attempts) = try registry.thumbnail(for: input, request: request, allowFallback: allowFallback)
+        var generated = made
+        // Crops cut pictures, never the fallback icon or an icon-mode frame.
+        if request.crop != .fit, !generated.isIcon, !request.iconMode {
+            generated.bitmap = ThumbnailCropper.crop(generated.bitmap, box: request.targetPixels, mode: request.crop)
+        }
         let decorated = ThumbnailIcon.apply(generated, input: input, catalog: registry.catalog, request: request)
         return RenderedThumbnail(
             input: input, thumbnail: decorated, isFallbackIcon: generated.isIcon, generator: generator, attempts: attempts,
