@@ -30,11 +30,29 @@ struct ThumbnailCommand: ParsableCommand {
               vignette thumbnail logo.png -o - | display -
               vignette thumbnail --icon -s 64 report.pdf notes.txt -o icons/
               vignette thumbnail --crop smart -s 200 -f webp photo.jpg -o square.webp
+              vignette thumbnail -s 64,256,1024 -f avif *.jpg -o sizes/
             """
     )
 
-    @Option(name: [.short, .customLong("size")], help: "Longest side in points.")
-    var size = 256
+    @Option(
+        name: [.short, .customLong("size")],
+        help: ArgumentHelp(
+            "Longest side in points; several sizes (64,256,1024) come from one decode and are written as NAME.SIZE.EXT.",
+            valueName: "size[,size…]"),
+        transform: ThumbnailCommand.sizes)
+    var sizes: [Int] = [256]
+
+    /// `64,256,1024` as sizes; each must be 1…16384.
+    static func sizes(_ text: String) throws -> [Int] {
+        var result: [Int] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let size = Int(part.trimmingCharacters(in: .whitespaces)), (1...16384).contains(size) else {
+                throw ValidationError("--size must be between 1 and 16384, not \(part)")
+            }
+            if !result.contains(size) { result.append(size) }
+        }
+        return result
+    }
 
     @Option(name: .long, help: "Pixels per point (2 for @2x).")
     var scale = 1
@@ -75,7 +93,9 @@ struct ThumbnailCommand: ParsableCommand {
     var files: [String]
 
     func validate() throws {
-        guard (1...16384).contains(size) else { throw ValidationError("--size must be between 1 and 16384, not \(size)") }
+        if sizes.count > 1, let output, output == "-" || (!output.hasSuffix("/") && !isDirectory(output)) {
+            throw ValidationError("several sizes need -o DIR (an existing directory, or a path ending in /), not \(output)")
+        }
         guard (1...8).contains(scale) else { throw ValidationError("--scale must be between 1 and 8, not \(scale)") }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100, not \(quality)") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
@@ -100,7 +120,7 @@ struct ThumbnailCommand: ParsableCommand {
 
     func run() throws {
         let pipeline = ThumbnailPipeline(registry: try registryOptions.makeRegistry())
-        let request = ThumbnailRequest(maxPixelSize: size, scale: scale, allowUpscale: upscale, iconMode: icon, crop: crop)
+        let request = ThumbnailRequest(maxPixelSize: sizes[0], scale: scale, allowUpscale: upscale, iconMode: icon, crop: crop)
         let output = ThumbnailOutput(format: outputFormat, quality: quality)
         let destinations = try plan(format: output.format)
         let failures = Counter()
@@ -110,16 +130,19 @@ struct ThumbnailCommand: ParsableCommand {
             let input = files[index]
             do {
                 guard let destination = destinations[index] else { return }
-                let (rendered, bytes) = try pipeline.make(
-                    try pipeline.input(path: input), request: request, output: output, allowFallback: !noFallback)
+                let all = try pipeline.render(try pipeline.input(path: input), request: request, sizes: sizes, allowFallback: !noFallback)
+                let rendered = all[0]
                 for warning in rendered.thumbnail.warnings { Diagnostics.warn(path: input, warning) }
                 if let problem = rendered.problem {
                     Diagnostics.warn(path: input, "\(problem); drew the generic icon instead")
                 }
-                if destination == "-" {
-                    FileHandle.standardOutput.write(Data(bytes))
-                } else {
-                    try AtomicFile.write(bytes, to: destination)
+                for (size, made) in zip(sizes, all) {
+                    let bytes = try output.encode(made.thumbnail.bitmap)
+                    if destination == "-" {
+                        FileHandle.standardOutput.write(Data(bytes))
+                    } else {
+                        try AtomicFile.write(bytes, to: sizes.count > 1 ? Self.sized(destination, size) : destination)
+                    }
                 }
             } catch {
                 failures.increment()
@@ -129,9 +152,15 @@ struct ThumbnailCommand: ParsableCommand {
         if failures.value > 0 { throw ExitCode(1) }
     }
 
+    /// `dir/photo.jpg.png` as `dir/photo.jpg.256.png`: where one of several sizes goes.
+    static func sized(_ destination: String, _ size: Int) -> String {
+        let ext = (destination as NSString).pathExtension
+        return (destination as NSString).deletingPathExtension + ".\(size)." + ext
+    }
+
     /// Where each input's thumbnail goes; nil for an input refused up front (reported here).
     func plan(format: ImageFormat) throws -> [String?] {
-        if files.count == 1, let output, output == "-" || (!isDirectory(output) && !output.hasSuffix("/")) {
+        if files.count == 1, sizes.count == 1, let output, output == "-" || (!isDirectory(output) && !output.hasSuffix("/")) {
             return [output]
         }
         let dir = output ?? "."

@@ -23,11 +23,7 @@ public enum ThumbnailCropper {
         let s = Double(box) / Double(short)
         let width = max(box, Int((Double(bitmap.width) * s).rounded()))
         let height = max(box, Int((Double(bitmap.height) * s).rounded()))
-        let scaler = Downscaler(inWidth: bitmap.width, inHeight: bitmap.height, channels: 4, outWidth: width, outHeight: height)
-        bitmap.pixels.withUnsafeBufferPointer { px in
-            scaler.push(px.baseAddress!, stride: bitmap.width * 4, count: bitmap.height)
-        }
-        return scaler.finish()
+        return bitmap.resized(width: width, height: height)
     }
 
     /// A `width × height` window of `bitmap` at (`x`, `y`).

@@ -117,6 +117,32 @@ struct ThumbnailCommandTests {
         #expect(bad.stderr.contains("The value 'zoom' is invalid for '--crop <fit|fill|smart>'"))
     }
 
+    @Test func severalSizesComeFromOneDecodeAsNameSizeExt() throws {
+        let dir = try CLI.tempDirectory()
+        let r = try CLI.run(["thumbnail", "-s", "64,256,32", "-o", dir, "Samples/photo.jpg", "Samples/logo.png"], currentDirectory: root)
+        #expect(r.status == 0)
+        let written = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+        #expect(
+            written == [
+                "logo.png.256.png", "logo.png.32.png", "logo.png.64.png", "photo.jpg.256.png", "photo.jpg.32.png", "photo.jpg.64.png",
+            ])
+        func size(_ name: String) throws -> [UInt8] {
+            Array([UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/" + name)))[16..<24])
+        }
+        #expect(try size("photo.jpg.256.png") == [0, 0, 1, 0, 0, 0, 0, 160])
+        #expect(try size("photo.jpg.64.png") == [0, 0, 0, 64, 0, 0, 0, 40])
+        #expect(try size("photo.jpg.32.png") == [0, 0, 0, 32, 0, 0, 0, 20])
+        // logo.png is 256 square: never enlarged, and the smaller ones fit.
+        #expect(try size("logo.png.256.png") == [0, 0, 1, 0, 0, 0, 1, 0])
+        #expect(try size("logo.png.64.png") == [0, 0, 0, 64, 0, 0, 0, 64])
+        let oneFile = try CLI.run(["thumbnail", "-s", "64,128", "-o", dir + "/one.png", "Samples/photo.jpg"], currentDirectory: root)
+        #expect(oneFile.status == 2)
+        #expect(oneFile.stderr.contains("several sizes need -o DIR (an existing directory, or a path ending in /), not \(dir)/one.png"))
+        let bad = try CLI.run(["thumbnail", "-s", "64,0", "Samples/photo.jpg"], currentDirectory: root)
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("--size must be between 1 and 16384, not 0"))
+    }
+
     @Test func aThumbnailNeverOverwritesAnInput() throws {
         let dir = try CLI.tempDirectory()
         let input = dir + "/a.png"

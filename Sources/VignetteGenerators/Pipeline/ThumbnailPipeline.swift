@@ -53,6 +53,31 @@ public struct ThumbnailPipeline: Sendable {
             mimeType: registry.catalog.preferredMIMEType(of: input.type))
     }
 
+    /// Thumbnails at several sizes from one decode: rendered once at the largest, then each
+    /// smaller one resampled from it (never from the original again).
+    ///
+    /// `request` gives everything but the size; the results come in the order of `sizes`.
+    public func render(_ input: GeneratorInput, request: ThumbnailRequest, sizes: [Int], allowFallback: Bool = true) throws
+        -> [RenderedThumbnail]
+    {
+        guard let largest = sizes.max() else { return [] }
+        var big = request
+        big.maxPixelSize = largest
+        let rendered = try render(input, request: big, allowFallback: allowFallback)
+        let bitmap = rendered.thumbnail.bitmap
+        return sizes.map { size in
+            guard size != largest else { return rendered }
+            // The big one has the picture's aspect (or is the crop's square): fit it in the smaller box.
+            var box = request
+            box.maxPixelSize = size
+            box.crop = .fit
+            let (width, height) = box.outputSize(width: bitmap.width, height: bitmap.height)
+            var small = rendered.thumbnail
+            small.bitmap = bitmap.resized(width: width, height: height)
+            return rendered.replacing(thumbnail: small)
+        }
+    }
+
     /// `render`, then the encoded bytes in `output`'s format and quality.
     public func make(
         _ input: GeneratorInput, request: ThumbnailRequest, output: ThumbnailOutput, allowFallback: Bool = true
@@ -98,6 +123,13 @@ public struct RenderedThumbnail: Sendable {
     public let attempts: [GeneratorRegistry.Attempt]
     /// The file's preferred MIME type (for `Thumb::Mimetype`).
     public let mimeType: String
+
+    /// The same outcome with other pixels (a smaller size of it).
+    func replacing(thumbnail: GeneratedThumbnail) -> RenderedThumbnail {
+        RenderedThumbnail(
+            input: input, thumbnail: thumbnail, isFallbackIcon: isFallbackIcon, generator: generator, attempts: attempts, mimeType: mimeType
+        )
+    }
 
     /// The generator failure that left only the icon (a damaged image, a limit), if that is what happened.
     public var problem: GeneratorRegistry.Attempt? {

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Several sizes from one decode: three sizes of every corpus photo against the largest alone.
+#
+#   bench/multisize.sh [RUNS]       default 7 interleaved runs of each; needs the photo corpus
+#
+# Times `vignette thumbnail -s 64,256,1024 -o DIR` (one decode at 1024, the others resampled
+# from it) against `vignette thumbnail -s 1024 -o DIR` over the 32 corpus photos (one process
+# each, all cores), and, for scale, three separate runs at 64, 256 and 1024. Prints medians and
+# ratios; the issue's bar is three sizes <= 1.3x the largest alone.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+runs=${1:-7}
+corpus=${CORPUS_DIR:-$here/corpus}
+bin=${VIGNETTE_BIN:-$here/../.build/release/vignette}
+[[ -x $bin ]] || (cd "$here/.." && swift build -c release >/dev/null)
+[[ -d $corpus/jpeg ]] || "$here/make-corpus.sh"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+python3 - "$bin" "$work" "$runs" "$corpus"/jpeg/* <<'PY'
+import statistics, subprocess, sys, time, shutil, os
+binary, work, runs, photos = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
+def run(sizes):
+    out = f"{work}/out"
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    start = time.perf_counter()
+    subprocess.run([binary, "thumbnail", "-s", sizes, "-o", out + "/"] + photos, check=True)
+    return time.perf_counter() - start
+variants = {"1024 alone": ["1024"], "64,256,1024 one decode": ["64,256,1024"], "64 + 256 + 1024 separately": ["64", "256", "1024"]}
+times = {k: [] for k in variants}
+for _ in range(runs):
+    for name, calls in variants.items():
+        times[name].append(sum(run(s) for s in calls))
+base = statistics.median(times["1024 alone"])
+for name in variants:
+    m = statistics.median(times[name])
+    print(f"{name:28} median {m*1000:7.0f} ms  {m/base:5.2f}x the largest alone")
+PY
