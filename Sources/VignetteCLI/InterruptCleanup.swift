@@ -5,24 +5,28 @@ import VignetteGenerators
 /// On Ctrl-C, SIGTERM or SIGHUP: kill the external generator commands still running (each is
 /// in its own process group, out of the terminal's reach), then exit like an interrupted tool.
 ///
-/// A command that can stop gracefully (batch) calls `setGraceful`: the first Ctrl-C then runs it
-/// instead of exiting; a second Ctrl-C, SIGTERM and SIGHUP still exit at once.
+/// A command that can stop gracefully (batch) calls `setGraceful`: the first Ctrl-C (and, when
+/// asked, the first SIGTERM: `batch --watch`, whose normal end is being stopped) then runs it
+/// instead of exiting; a second signal, and SIGHUP, still exit at once.
 enum InterruptCleanup {
     private nonisolated(unsafe) static var sources: [any DispatchSourceSignal] = []
     private static let lock = NSLock()
     private nonisolated(unsafe) static var gracefulAction: (@Sendable () -> Void)?
+    private nonisolated(unsafe) static var gracefulSignals: Set<Int32> = [SIGINT]
 
-    /// Runs `action` (once) on the next Ctrl-C instead of exiting.
-    static func setGraceful(_ action: @escaping @Sendable () -> Void) {
+    /// Runs `action` (once) on the next Ctrl-C, or the next of `signals`, instead of exiting.
+    static func setGraceful(signals: Set<Int32> = [SIGINT], _ action: @escaping @Sendable () -> Void) {
         lock.lock()
         gracefulAction = action
+        gracefulSignals = signals
         lock.unlock()
     }
 
-    /// The graceful action, cleared so that the next signal exits.
-    private static func takeGraceful() -> (@Sendable () -> Void)? {
+    /// The graceful action for `sig`, cleared so that the next signal exits.
+    private static func takeGraceful(for sig: Int32) -> (@Sendable () -> Void)? {
         lock.lock()
         defer { lock.unlock() }
+        guard gracefulSignals.contains(sig) else { return nil }
         let action = gracefulAction
         gracefulAction = nil
         return action
@@ -35,7 +39,7 @@ enum InterruptCleanup {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             source.setEventHandler {
-                if sig == SIGINT, let graceful = takeGraceful() {
+                if let graceful = takeGraceful(for: sig) {
                     graceful()
                     return
                 }

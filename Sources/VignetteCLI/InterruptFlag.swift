@@ -15,9 +15,9 @@ final class InterruptFlag: @unchecked Sendable {
         return set
     }
 
-    /// Turns the next Ctrl-C into this flag; `action` then runs once, on a background queue.
-    func install(_ action: @escaping @Sendable () -> Void) {
-        InterruptCleanup.setGraceful { [self] in
+    /// Turns the next Ctrl-C (or the next of `signals`) into this flag; `action` then runs once, on a background queue.
+    func install(signals: Set<Int32> = [SIGINT], _ action: @escaping @Sendable () -> Void) {
+        InterruptCleanup.setGraceful(signals: signals) { [self] in
             lock.lock()
             set = true
             lock.unlock()
