@@ -23,6 +23,7 @@ public final class BatchRecorder: @unchecked Sendable {
     private var sheet: StreamedFile?
     private let sheetDirectory: String?
     private var reportCount = 0
+    private var listsGenerated = false
 
     /// Opens the report and sheet temporaries; errors name the destination.
     ///
@@ -39,6 +40,14 @@ public final class BatchRecorder: @unchecked Sendable {
         sheet?.write(ContactSheet.header)
     }
 
+    /// From now on prints "generated: PATH" for every thumbnail made (`--watch`, after its first
+    /// pass), unless the outcomes are printed as JSON lines already.
+    public func listGenerated() {
+        lock.lock()
+        listsGenerated = !jsonLines
+        lock.unlock()
+    }
+
     /// Records one file's outcome everywhere asked for.
     public func record(_ outcome: BatchOutcome) {
         if outcome.result == .failed, let error = outcome.error {
@@ -48,6 +57,7 @@ public final class BatchRecorder: @unchecked Sendable {
         let object = outcome.jsonObject
         lock.lock()
         defer { lock.unlock() }
+        if listsGenerated, outcome.result == .generated { progress.printOutput("generated: \(outcome.path)\n") }
         if jsonLines {
             var line = object
             line["event"] = "file"
