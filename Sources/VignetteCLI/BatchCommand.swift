@@ -39,8 +39,14 @@ struct BatchCommand: ParsableCommand {
             path) is I modulo N, so N machines that see the tree at the same path split it with no \
             coordinator (in a Kubernetes Indexed Job: --shard $JOB_COMPLETION_INDEX/N).
 
+            --watch keeps running after the pass: files written into (or moved into) the directories \
+            are thumbnailed once they have been quiet for 0.2 s, one line "generated: PATH" each (or \
+            JSON lines), and new folders are watched too. Ctrl-C or SIGTERM stops it after the files \
+            in progress, with the summary and exit status 0 (1 if a file failed).
+
             Examples:
               vignette batch ~/Pictures
+              vignette batch --watch ~/Pictures
               vignette batch --flavor x-large --include '*.jpg' --include '*.png' ~/Pictures
               vignette batch --out thumbs --size 200 --contact-sheet thumbs/index.html photos/
               vignette batch --dry-run --json-lines ~/Pictures | jq -r 'select(.result=="would-generate").path'
@@ -119,12 +125,16 @@ struct BatchCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Process only shard I of N (0 <= I < N), by a stable hash of each path.", valueName: "I/N"))
     var shard: ShardSpec?
 
+    @Flag(name: .long, help: "After the pass, keep thumbnailing files as they appear or change (the PATHs must be directories).")
+    var watch = false
+
     @OptionGroup var registryOptions: RegistryOptions
 
     func validate() throws {
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be between 1 and 256, not \(jobs)") }
         if let size, !(1...4096).contains(size) { throw ValidationError("--size must be between 1 and 4096, not \(size)") }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100, not \(quality)") }
+        if watch && dryRun { throw ValidationError("--watch and --dry-run cannot be used together") }
         if out == nil {
             if size != nil { throw ValidationError("--size needs --out (the cache's sizes come from --flavor)") }
             if format != nil { throw ValidationError("--format needs --out (the cache holds PNGs)") }
@@ -163,16 +173,33 @@ struct BatchCommand: ParsableCommand {
         let progress = BatchProgress(tally: tally, enabled: isatty(STDERR_FILENO) == 1 && !jsonLines)
         let recorder = try BatchRecorder(
             console: progress, jsonLines: jsonLines, listsDryRun: dryRun && !jsonLines, reportPath: report, sheetPath: contactSheet)
-        let batch = BatchRun(walker: walker, worker: worker, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        let jobCount = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        let batch = BatchRun(walker: walker, worker: worker, jobs: jobCount)
+        let watcher = watch ? try BatchWatch(walker: walker, worker: worker, jobs: jobCount) : nil
+        // Watches are in place before the pass, so what is written during it is not missed.
+        try watcher?.watch(paths, console: progress)
         let interrupt = InterruptFlag()
-        interrupt.install { batch.cancel() }
+        interrupt.install(signals: watch ? [SIGINT, SIGTERM] : [SIGINT]) {
+            batch.cancel()
+            watcher?.stop()
+        }
 
         progress.start()
         batch.run(paths, tally: tally, recorder: recorder)
+        let passCutShort = batch.isCancelled
+        if let watcher, !watcher.isStopped {
+            recorder.listGenerated()
+            let shown = paths.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+            progress.printError(
+                "watching \(shown.joined(separator: ", ")) (\(watcher.folderCount) folder\(watcher.folderCount == 1 ? "" : "s")); Ctrl-C to stop"
+            )
+            watcher.run(tally: tally, recorder: recorder)
+        }
         progress.stop()
 
         let snapshot = tally.snapshot()
-        let interrupted = interrupt.isSet
+        // Stopping is how a watch ends: an interruption only if it came before the first pass was done.
+        let interrupted = watch ? passCutShort : interrupt.isSet
         let summary = snapshot.jsonObject(interrupted: interrupted)
         do {
             try recorder.finish(summary: summary)
@@ -186,7 +213,7 @@ struct BatchCommand: ParsableCommand {
             print(snapshot.summary(dryRun: dryRun, interrupted: interrupted))
         }
         if let contactSheet, !dryRun { print("contact sheet: \(contactSheet)") }
-        if interrupted { throw ExitCode(130) }
+        if interrupted && !watch { throw ExitCode(130) }
         if snapshot.count(.failed) > 0 { throw ExitCode(1) }
     }
 }

@@ -16,30 +16,12 @@ struct BatchInteropTests {
 
     /// `gio info`'s thumbnail path and validity for `file`, with our XDG_CACHE_HOME.
     func gioThumbnail(_ file: String) throws -> (path: String?, valid: String?) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/gio")
-        process.arguments = ["info", "-a", "thumbnail::path,thumbnail::is-valid", file]
-        var env = ProcessInfo.processInfo.environment
-        env["XDG_CACHE_HOME"] = cache
-        process.environment = env
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        var path: String?, valid: String?
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.hasPrefix("thumbnail::path: ") { path = String(trimmed.dropFirst("thumbnail::path: ".count)) }
-            if trimmed.hasPrefix("thumbnail::is-valid: ") { valid = String(trimmed.dropFirst("thumbnail::is-valid: ".count)) }
-        }
-        return (path, valid)
+        try GioInfo.thumbnail(file, cache: cache)
     }
 
     @Test(
         "GLib finds our thumbnails valid, sees a touched file as stale, and a second batch remakes only it",
-        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/gio"), "needs gio (libglib2.0-bin)"))
+        .enabled(if: GioInfo.isInstalled, "needs gio (libglib2.0-bin)"))
     func gioAgrees() throws {
         let names = ["plain.png", "with space.jpg", "hash#and%percent.png", "brackets[1].jpg", "été.png"]
         for (i, name) in names.enumerated() {
