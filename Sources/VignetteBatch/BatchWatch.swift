@@ -173,21 +173,27 @@ public final class BatchWatch: @unchecked Sendable {
         guard stat(path, &st) == 0, !skippedIDs.contains(FileIdentity(st)), !skippedPaths.contains(path) else { return }
         do {
             try watcher.watch(path)
-        } catch .limitReached {
-            if !limitWarned {
-                limitWarned = true
-                warn(
-                    displayPath(path),
-                    "the inotify watch limit is reached; this folder and others are not watched (raise /proc/sys/fs/inotify/max_user_watches)"
-                )
-            }
-            return
         } catch {
-            if shouldWarn { warn(displayPath(path), "cannot watch the directory; skipped") }
+            switch error {
+            case .limitReached:
+                if !limitWarned {
+                    limitWarned = true
+                    warn(
+                        displayPath(path),
+                        "the inotify watch limit is reached; this folder and others are not watched (raise /proc/sys/fs/inotify/max_user_watches)"
+                    )
+                }
+            case .other(let number):
+                if shouldWarn {
+                    warn(displayPath(path), "cannot watch the directory (\(VignetteError.fromErrno(number, path: path).reason)); skipped")
+                }
+            }
             return
         }
         guard let (names, _) = BatchWalker.list(path) else {
-            if shouldWarn { warn(displayPath(path), "cannot list the directory; skipped") }
+            if shouldWarn {
+                warn(displayPath(path), "cannot list the directory (\(VignetteError.fromErrno(errno, path: path).reason)); skipped")
+            }
             return
         }
         for name in names {

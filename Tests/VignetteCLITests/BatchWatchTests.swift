@@ -184,6 +184,27 @@ struct BatchWatchTests {
         #expect(BatchFixtures.pngs(in: inside + "/thumbnails/large").count == 2)
     }
 
+    @Test(
+        "a new folder that cannot be read is one warning line, and the watch goes on",
+        .enabled(if: getuid() == 0, "needs root to run the watch as another user"))
+    func unreadableFolderWarns() throws {
+        // The watch runs as user 4242: the folders it writes to must be writable by it.
+        chmod(dir, 0o777)
+        chmod(dir + "/in", 0o777)
+        let running = try RunningCLI(
+            ["batch", "--watch", "in"], environment: ["XDG_CACHE_HOME": cache], user: "4242", currentDirectory: dir)
+        #expect(RunningCLI.poll(limit: 30) { running.stderr.contains("\n") })
+        #expect(mkdir(dir + "/in/locked", 0o700) == 0)
+        try BatchFixtures.write(try BatchFixtures.png(seed: 2), dir + "/in/ok.png")
+        #expect(RunningCLI.poll(limit: 10) { running.stdout.contains("generated: in/ok.png\n") })
+        let result = running.stop()
+        #expect(result.status == 0)
+        #expect(
+            result.stderr
+                == "watching in (1 folder); Ctrl-C to stop\nvignette: in/locked: warning: cannot watch the directory (permission denied); skipped\n"
+        )
+    }
+
     @Test("a missing directory or a file is refused with the usual error")
     func badDirectories() throws {
         try BatchFixtures.write(try BatchFixtures.png(seed: 1), dir + "/file.png")

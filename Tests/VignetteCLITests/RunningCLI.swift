@@ -9,10 +9,15 @@ final class RunningCLI: @unchecked Sendable {
     private var err = Data()
     private let readers = DispatchGroup()
 
-    /// Starts `vignette ARGS` in `currentDirectory` with `environment` added.
-    init(_ arguments: [String], environment: [String: String] = [:], currentDirectory: String) throws {
-        process.executableURL = URL(fileURLWithPath: CLI.binary)
-        process.arguments = arguments
+    /// Starts `vignette ARGS` in `currentDirectory` with `environment` added, as `user` if given.
+    init(_ arguments: [String], environment: [String: String] = [:], user: String? = nil, currentDirectory: String) throws {
+        if let user {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", CLI.binary] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: CLI.binary)
+            process.arguments = arguments
+        }
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
         process.environment = env
