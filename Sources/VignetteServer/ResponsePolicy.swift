@@ -11,7 +11,7 @@ public enum ResponsePolicy {
     public static let routes: [String: [HTTPRequest.Method]] = [
         "/v1/thumbnail": [.get, .head, .post], "/v1/preview": [.get, .head, .post], "/v1/type": [.get, .head],
         "/v1/generators": [.get, .head], "/view": [.get, .head], "/healthz": [.get, .head], "/readyz": [.get, .head],
-        "/metrics": [.get, .head],
+        "/metrics": [.get, .head], "/pipeline": [.post],
     ]
 
     /// The policy of every HTML response: nothing fetched, no script, no form, no framing.
