@@ -1,6 +1,6 @@
 public import VignetteCore
 
-/// Cuts a rendered thumbnail to its square box: centred (`fill`) or where the picture is most
+/// Cuts a rendered thumbnail to its box (square, or any rectangle): centred (`fill`) or where the picture is most
 /// interesting (`smart`).
 ///
 /// It works on the thumbnail, not the original: the decoder already shrank the picture until
@@ -10,20 +10,32 @@ public import VignetteCore
 public enum ThumbnailCropper {
     /// `bitmap` cut to `box × box` pixels by `mode` (`fit` returns it unchanged).
     public static func crop(_ bitmap: Bitmap, box: Int, mode: ThumbnailCrop) -> Bitmap {
-        guard mode != .fit, box > 0, bitmap.width > 0, bitmap.height > 0 else { return bitmap }
-        let covered = cover(bitmap, box: box)
-        let (x, y) = mode == .smart ? attentionWindow(covered, box: box) : ((covered.width - box) / 2, (covered.height - box) / 2)
-        return cut(covered, x: x, y: y, width: box, height: box)
+        crop(bitmap, width: box, height: box, mode: mode)
     }
 
-    /// The bitmap scaled so that its shortest side is `box` (unchanged when it already covers the box).
-    static func cover(_ bitmap: Bitmap, box: Int) -> Bitmap {
-        let short = min(bitmap.width, bitmap.height)
-        guard short < box else { return bitmap }
-        let s = Double(box) / Double(short)
-        let width = max(box, Int((Double(bitmap.width) * s).rounded()))
-        let height = max(box, Int((Double(bitmap.height) * s).rounded()))
-        return bitmap.resized(width: width, height: height)
+    /// `bitmap` cut to `width × height` pixels by `mode` (`fit` returns it unchanged).
+    ///
+    /// The picture is first scaled until it just covers the box (one side the box's, the other
+    /// at least): a rendering that covers the square of the longer side is shrunk to it, one
+    /// that does not cover is enlarged.
+    public static func crop(_ bitmap: Bitmap, width: Int, height: Int, mode: ThumbnailCrop) -> Bitmap {
+        guard mode != .fit, width > 0, height > 0, bitmap.width > 0, bitmap.height > 0 else { return bitmap }
+        let covered = cover(bitmap, width: width, height: height)
+        let (x, y) =
+            mode == .smart
+            ? attentionWindow(covered, width: width, height: height) : ((covered.width - width) / 2, (covered.height - height) / 2)
+        return cut(covered, x: x, y: y, width: width, height: height)
+    }
+
+    /// The bitmap scaled so that it just covers `width × height` (unchanged when it already does:
+    /// both sides at least the box's and one of them equal to it).
+    static func cover(_ bitmap: Bitmap, width: Int, height: Int) -> Bitmap {
+        let covers = bitmap.width >= width && bitmap.height >= height
+        if covers && (bitmap.width == width || bitmap.height == height) { return bitmap }
+        let s = max(Double(width) / Double(bitmap.width), Double(height) / Double(bitmap.height))
+        let w = max(width, Int((Double(bitmap.width) * s).rounded()))
+        let h = max(height, Int((Double(bitmap.height) * s).rounded()))
+        return bitmap.resized(width: w, height: h)
     }
 
     /// A `width × height` window of `bitmap` at (`x`, `y`).
@@ -37,33 +49,39 @@ public enum ThumbnailCropper {
     }
 
     /// The top-left corner of the `box × box` window with the most attention.
+    static func attentionWindow(_ bitmap: Bitmap, box: Int) -> (x: Int, y: Int) {
+        attentionWindow(bitmap, width: box, height: box)
+    }
+
+    /// The top-left corner of the `width × height` window with the most attention.
     ///
     /// The measure follows libvips' `attention` strategy: edges (the absolute Laplacian of
     /// luma), saturated colour, and skin tones each add to a pixel's score; transparent pixels
     /// score nothing. The picture covers the box, so the window slides along one axis only;
     /// ties go to the window nearest the centre.
-    static func attentionWindow(_ bitmap: Bitmap, box: Int) -> (x: Int, y: Int) {
+    static func attentionWindow(_ bitmap: Bitmap, width: Int, height: Int) -> (x: Int, y: Int) {
         let w = bitmap.width
         let h = bitmap.height
         let score = attention(bitmap)
-        let horizontal = w > box
-        let positions = (horizontal ? w : h) - box + 1
-        guard positions > 1 else { return (0, 0) }
+        let horizontal = w - width > h - height
+        let window = horizontal ? width : height
+        let positions = (horizontal ? w - width : h - height) + 1
+        guard positions > 1 else { return ((w - width) / 2, (h - height) / 2) }
         // Sum of each column (or row) over the window's other axis, then a sliding sum.
         var line = [Double](repeating: 0, count: horizontal ? w : h)
-        let top = horizontal ? (h - box) / 2 : 0
-        let left = horizontal ? 0 : (w - box) / 2
-        for y in top..<(top + (horizontal ? box : h)) {
-            for x in left..<(left + (horizontal ? w : box)) {
+        let top = horizontal ? (h - height) / 2 : 0
+        let left = horizontal ? 0 : (w - width) / 2
+        for y in top..<(top + (horizontal ? height : h)) {
+            for x in left..<(left + (horizontal ? w : width)) {
                 line[horizontal ? x : y] += Double(score[y * w + x])
             }
         }
-        var sum = line[0..<box].reduce(0, +)
+        var sum = line[0..<window].reduce(0, +)
         var best = sum
         var bestAt = 0
         let centre = Double(positions - 1) / 2
         for p in 1..<positions {
-            sum += line[p + box - 1] - line[p - 1]
+            sum += line[p + window - 1] - line[p - 1]
             if sum > best + 1e-6 || (abs(sum - best) <= 1e-6 && abs(Double(p) - centre) < abs(Double(bestAt) - centre)) {
                 best = sum
                 bestAt = p

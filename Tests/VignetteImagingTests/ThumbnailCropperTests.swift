@@ -53,4 +53,27 @@ struct ThumbnailCropperTests {
         #expect(out.width == 100 && out.height == 100)
         #expect(out.pixels[(50 * 100 + 99) * 4 + 1] != 128 || out.pixels[(51 * 100 + 99) * 4 + 1] != 128)
     }
+
+    @Test func rectanglesAreCutExactlyAfterTheCoverIsShrunkOrEnlarged() {
+        // A rendering that covers the square of the longer side (what the decoder makes for a
+        // 120 × 40 box: 360 × 120) is shrunk to just cover the box, then cut.
+        let wide = picture(width: 360, height: 120, busyColumns: 0..<0)
+        #expect(ThumbnailCropper.cover(wide, width: 120, height: 40).width == 120)
+        #expect(ThumbnailCropper.cover(wide, width: 120, height: 40).height == 40)
+        let fill = ThumbnailCropper.crop(wide, width: 120, height: 40, mode: .fill)
+        #expect(fill.width == 120 && fill.height == 40)
+        let tall = ThumbnailCropper.crop(wide, width: 30, height: 90, mode: .fill)
+        #expect(tall.width == 30 && tall.height == 90)
+        // Too small: enlarged.
+        let small = ThumbnailCropper.crop(picture(width: 30, height: 20, busyColumns: 0..<0), width: 80, height: 10, mode: .smart)
+        #expect(small.width == 80 && small.height == 10)
+        // Smart slides a rectangle along the free axis: 300 × 100 just covers 150 × 100.
+        for (busy, expected) in [(0..<60, 0), (240..<300, 150)] {
+            let p = picture(width: 300, height: 100, busyColumns: busy)
+            #expect(ThumbnailCropper.attentionWindow(p, width: 150, height: 100).x == expected, "busy columns \(busy)")
+        }
+        #expect(ThumbnailCropper.attentionWindow(picture(width: 100, height: 300, busyColumns: 0..<0), width: 100, height: 50) == (0, 125))
+        // A just-covering picture is left alone.
+        #expect(ThumbnailCropper.cover(wide, width: 100, height: 120) == wide)
+    }
 }

@@ -40,12 +40,17 @@ public struct ThumbnailPipeline: Sendable {
     /// The picture of `input`: the best generator's (decorated as an icon when `request.iconMode`).
     ///
     /// With `allowFallback` false a file no real generator draws is an error rather than an icon.
-    public func render(_ input: GeneratorInput, request: ThumbnailRequest, allowFallback: Bool = true) throws -> RenderedThumbnail {
+    /// `cropBox`: for `fill` and `smart`, a rectangle to cut instead of the square box; its sides
+    /// at most `request.targetPixels` (the rendering covers that square, so it covers the box).
+    public func render(
+        _ input: GeneratorInput, request: ThumbnailRequest, allowFallback: Bool = true, cropBox: (width: Int, height: Int)? = nil
+    ) throws -> RenderedThumbnail {
         let (made, generator, attempts) = try registry.thumbnail(for: input, request: request, allowFallback: allowFallback)
         var generated = made
         // Crops cut pictures, never the fallback icon or an icon-mode frame.
         if request.crop != .fit, !generated.isIcon, !request.iconMode {
-            generated.bitmap = ThumbnailCropper.crop(generated.bitmap, box: request.targetPixels, mode: request.crop)
+            let box = cropBox ?? (request.targetPixels, request.targetPixels)
+            generated.bitmap = ThumbnailCropper.crop(generated.bitmap, width: box.width, height: box.height, mode: request.crop)
         }
         let decorated = ThumbnailIcon.apply(generated, input: input, catalog: registry.catalog, request: request)
         return RenderedThumbnail(
