@@ -28,7 +28,7 @@ extension VignetteService {
         let made = try await pool.run(timeout: configuration.timeoutSeconds, in: reservation) {
             () throws -> PipelineResult in
             let input = try pipeline.input(opened: file, displayPath: nil)
-            let rendered = try pipeline.render(input, request: plan.request)
+            let rendered = try pipeline.render(input, request: plan.request, cropBox: plan.cropBox)
             // Nextcloud falls back to its other providers on an error; a generic icon would be
             // kept as the file's preview.
             if rendered.isFallbackIcon {
@@ -70,7 +70,7 @@ struct PipelinePlan: Sendable, Equatable {
     /// The box asked for, each side at most `ThumbnailOptions.maxOutputSize`.
     var width = 0
     var height = 0
-    /// `fit` (inside width × height), `fill` (`crop`) or `smart` (`smartcrop`): a square of the shorter side.
+    /// `fit` (inside width × height), `fill` (`crop`) or `smart` (`smartcrop`): exactly width × height.
     var crop = ThumbnailCrop.fit
     /// The format named by `type`; nil: `auto` or none given.
     var format: ImageFormat?
@@ -156,14 +156,17 @@ struct PipelinePlan: Sendable, Equatable {
         accepted = listed.contains("image/avif") ? .avif : listed.contains("image/webp") ? .webp : nil
     }
 
-    /// The square box the renderer makes: the longer side for `fit` (then `fitted` shrinks to
-    /// the other side), the shorter for the crops.
+    /// The square box the renderer makes, of the longer side: for `fit`, `fitted` then shrinks
+    /// the picture to the other side; the crops cut `cropBox` from it.
     var request: ThumbnailRequest {
-        ThumbnailRequest(maxPixelSize: crop == .fit ? max(width, height) : min(width, height), crop: crop)
+        ThumbnailRequest(maxPixelSize: max(width, height), crop: crop)
     }
 
+    /// What the crops cut.
+    var cropBox: (width: Int, height: Int)? { crop == .fit ? nil : (width, height) }
+
     /// `bitmap` shrunk, aspect kept, until it fits inside `width × height` (crops are already
-    /// inside: a square of the shorter side).
+    /// exactly that).
     func fitted(_ bitmap: Bitmap) -> Bitmap {
         guard bitmap.width > width || bitmap.height > height, bitmap.width > 0, bitmap.height > 0 else { return bitmap }
         let s = min(Double(width) / Double(bitmap.width), Double(height) / Double(bitmap.height))

@@ -110,7 +110,7 @@ struct PipelineTests {
         }
     }
 
-    @Test func smartcropAndCropMakeSquaresOfTheShorterSide() async throws {
+    @Test func smartcropAndCropCutExactlyTheBox() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
         let app = try fixture.service(maxUpload: 4 << 20).application(host: "127.0.0.1", port: 0)
@@ -122,8 +122,10 @@ struct PipelineTests {
             expectPicture(try await post(Self.operations("smartcrop", width: 64, height: 64, type: "jpeg")), "image/jpeg", 64, 64)
             expectPicture(try await post(Self.operations("smartcrop", width: 96, height: 96, type: "webp")), "image/webp", 96, 96)
             expectPicture(try await post(Self.operations("crop", width: 80, height: 80, type: "png")), "image/png", 80, 80)
-            // A box that is not square: the square of its shorter side (documented).
-            expectPicture(try await post(Self.operations("smartcrop", width: 100, height: 60, type: "jpeg")), "image/jpeg", 60, 60)
+            // Boxes that are not square, wider and taller than the photo's 227 × 149.
+            expectPicture(try await post(Self.operations("smartcrop", width: 100, height: 60, type: "jpeg")), "image/jpeg", 100, 60)
+            expectPicture(try await post(Self.operations("crop", width: 40, height: 120, type: "png")), "image/png", 40, 120)
+            expectPicture(try await post(Self.operations("smartcrop", width: 300, height: 20, type: "webp")), "image/webp", 300, 20)
         }
     }
 
@@ -249,7 +251,8 @@ struct PipelineTests {
         let auto = try PipelinePlan(
             operations: "[{\"operation\":\"smartcrop\",\"params\":{\"width\":10,\"height\":30,\"type\":\"auto\"}}]",
             accept: "image/webp,*/*")
-        #expect(auto.request == ThumbnailRequest(maxPixelSize: 10, crop: .smart))
+        #expect(auto.request == ThumbnailRequest(maxPixelSize: 30, crop: .smart))
+        #expect(auto.cropBox.map { [$0.width, $0.height] } == [10, 30])
         #expect(auto.output(for: Bitmap(width: 1, height: 1), inputMediaType: "image/png").format == .webp)
         // No type and no Accept: the input's format when we write it, else PNG or JPEG by alpha.
         let none = try PipelinePlan(operations: "[{\"operation\":\"fit\",\"params\":{\"width\":10,\"height\":30}}]", accept: nil)
