@@ -33,21 +33,9 @@ public struct CacheEntry: Sendable, Equatable {
     /// Whether the entry still describes `source`: the same URI, the same MTime (any difference,
     /// earlier or later, makes it stale) and, when recorded, the same size.
     public func isValid(for source: SourceFile) -> Bool {
-        guard uri == source.uri, let raw = text["Thumb::MTime"]?.trimmingCharacters(in: .whitespaces) else { return false }
-        if let seconds = Int(raw) {
-            guard seconds == source.modificationSeconds else { return false }
-        } else if let value = Double(raw), value.isFinite {
-            // A fractional MTime (tumbler) is compared to the microsecond, as GLib does.
-            // A hostile entry can say 1e300: a value no Int holds is simply not the file's time.
-            guard let micros = Int(exactly: (value * 1_000_000).rounded()) else { return false }
-            let actual = source.modificationSeconds.multipliedReportingOverflow(by: 1_000_000)
-            guard !actual.overflow, micros == actual.partialValue + source.modificationNanoseconds / 1000 else { return false }
-        } else {
-            return false
-        }
-        if text["Thumb::Size"] != nil {
-            guard size == source.size else { return false }
-        }
-        return true
+        guard uri == source.uri else { return false }
+        return matches(
+            modificationSeconds: source.modificationSeconds, modificationNanoseconds: source.modificationNanoseconds, size: source.size)
+            ?? false
     }
 }
