@@ -55,9 +55,7 @@ public enum ImageEncoder {
         var out: UnsafeMutablePointer<UInt8>? = nil
         var size = 0
         let status = pixels.withUnsafeBufferPointer { px in encoder(px.baseAddress, alpha ? 4 : 3, &out, &size, &err) }
-        guard status == 0, let out else { throw VignetteError(.io, "cannot encode \(name): \(CodecError.text(err.message))") }
-        defer { vgn_free(out) }
-        return Array(UnsafeBufferPointer(start: out, count: size))
+        return try take(status, out, size, err, name: name)
     }
 
     /// PNG bytes of `bitmap`: RGBA, or RGB when `alpha` is false (fully opaque images), with tEXt chunks.
@@ -84,9 +82,7 @@ public enum ImageEncoder {
                 }
             }
         }
-        guard status == 0, let out else { throw VignetteError(.io, "cannot encode PNG: \(CodecError.text(err.message))") }
-        defer { vgn_free(out) }
-        return Array(UnsafeBufferPointer(start: out, count: size))
+        return try take(status, out, size, err, name: "PNG")
     }
 
     /// JPEG bytes of `bitmap` at `quality` (1–100), composited over `background`.
@@ -99,7 +95,14 @@ public enum ImageEncoder {
             vgn_jpeg_encode(
                 px.baseAddress, UInt32(bitmap.width), UInt32(bitmap.height), bitmap.width * 3, 3, Int32(quality), &out, &size, &err)
         }
-        guard status == 0, let out else { throw VignetteError(.io, "cannot encode JPEG: \(CodecError.text(err.message))") }
+        return try take(status, out, size, err, name: "JPEG")
+    }
+
+    /// An encoder's output copied out and freed, or its error as "cannot encode NAME: reason".
+    private static func take(_ status: Int32, _ out: UnsafeMutablePointer<UInt8>?, _ size: Int, _ err: vgn_error, name: String) throws
+        -> [UInt8]
+    {
+        guard status == 0, let out else { throw VignetteError(.io, "cannot encode \(name): \(CodecError.text(err.message))") }
         defer { vgn_free(out) }
         return Array(UnsafeBufferPointer(start: out, count: size))
     }

@@ -44,7 +44,7 @@ extension VignetteService {
         return Self.body(
             made.bytes, contentType: made.format.mediaType,
             headers: [
-                .cacheControl: "no-store", .vignetteGenerator: made.generator, .imageWidth: String(made.width),
+                .cacheControl: "no-store", .vary: "Accept", .vignetteGenerator: made.generator, .imageWidth: String(made.width),
                 .imageHeight: String(made.height),
             ])
     }

@@ -27,7 +27,8 @@ struct TextContentRules {
         if nameIsSpecific { return nil }
         if looksLikeXBM(text), let t = type(mime: "image/x-xbitmap") { return (t, "X bitmap #defines") }
         if looksLikePatch(text), let t = type(mime: "text/x-patch") { return (t, "unified diff hunks") }
-        if TextContentRules.troffRequests(in: text) >= 3, TextContentRules.troffShare(in: text) >= 25, let t = type(mime: "text/troff") {
+        let troff = TextContentRules.troffRequests(in: text)
+        if troff.count >= 3, troff.count * 4 >= troff.lines, let t = type(mime: "text/troff") {
             return (t, "troff requests")
         }
         if looksLikePython(text), let t = type(mime: "text/x-python") { return (t, "Python definitions and imports") }
@@ -226,16 +227,12 @@ struct TextContentRules {
         text.utf8.split(separator: 0x0A, maxSplits: limit, omittingEmptySubsequences: omittingEmpty).prefix(limit).map { Substring($0) }
     }
 
-    /// How many of the first 100 non-empty lines are troff requests or comments: a `.` or `'`
-    /// then a one- or two-letter name and a space or the line's end (`.TH`, `.de`, `.B`), or `.\"`.
-    static func troffRequests(in text: String) -> Int {
-        lines(of: text, limit: 100, omittingEmpty: true).filter(isTroffRequest).count
-    }
-
-    /// The share, in percent, of the first 100 non-empty lines that are troff requests.
-    static func troffShare(in text: String) -> Int {
+    /// How many of the first 100 non-empty lines are troff requests or comments (a `.` or `'`
+    /// then a one- or two-letter name and a space or the line's end: `.TH`, `.de`, `.B`; or `.\"`),
+    /// and how many lines were looked at.
+    static func troffRequests(in text: String) -> (count: Int, lines: Int) {
         let all = lines(of: text, limit: 100, omittingEmpty: true)
-        return all.isEmpty ? 0 : all.filter(isTroffRequest).count * 100 / all.count
+        return (all.filter(isTroffRequest).count, all.count)
     }
 
     static func isTroffRequest(_ line: Substring) -> Bool {

@@ -154,7 +154,7 @@ public struct TypeResolver: Sendable {
     func bestTextMagic(_ sample: FileSample) -> (type: UniformType, priority: Int, bytes: Int, file: String)? {
         var best: (TypeCatalog.IndexedMagic, Int)? = nil
         for candidate in catalog.magic where candidate.isText && candidate.rule.priority >= TypeResolver.systemMagicFloor {
-            if let b = best, (candidate.rule.priority, 0) <= (b.0.rule.priority, 0) { continue }
+            if let b = best, candidate.rule.priority <= b.0.rule.priority { continue }
             if let bytes = candidate.rule.matchedBytes(sample) { best = (candidate, bytes) }
         }
         guard let best, let type = catalog.type(withIdentifier: best.0.identifier) else { return nil }
@@ -284,7 +284,7 @@ public struct TypeResolver: Sendable {
             let isMarkup = catalog.conforms(nameType, to: UniformType.ID.xml) || catalog.conforms(nameType, to: UniformType.ID.html)
             // A manual-section name (`.1`) on text without a single troff request is not a manual page.
             let isTroff = catalog.conforms(nameType, to: TypeResolver.troffIdentifier)
-            if (!isMarkup || TextContentRules.hasMarkup(text)) && (!isTroff || TextContentRules.troffRequests(in: text) > 0) {
+            if (!isMarkup || TextContentRules.hasMarkup(text)) && (!isTroff || TextContentRules.troffRequests(in: text).count > 0) {
                 return TypeResolution(type: nameType, evidence: .textName, text: encoding, source: source)
             }
         }

@@ -165,15 +165,3 @@ public protocol ByteReader {
     /// Up to `count` bytes starting at `offset` (fewer at the end of the file), or nil when there are none.
     func bytes(at offset: Int, upTo count: Int) -> ArraySlice<UInt8>?
 }
-
-extension ByteReader {
-    /// Up to `count` bytes at `offset`, found by halving the request until it fits (readers that know their size do better).
-    public func bytes(at offset: Int, upTo count: Int) -> ArraySlice<UInt8>? {
-        var n = count
-        while n > 0 {
-            if let window = bytes(at: offset, count: n) { return window }
-            n /= 2
-        }
-        return nil
-    }
-}

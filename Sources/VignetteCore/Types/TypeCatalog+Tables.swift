@@ -18,6 +18,8 @@ extension TypeCatalog {
         var claimOrder = 0
         var mimeLists: [String: [String]] = [:]
         var magic: [IndexedMagic] = []
+        /// The highest priority of each type's magic rules.
+        var magicPriority: [String: Int] = [:]
         var roots: [String: String] = [:]
         var icons: [String: String] = [:]
         var chains: [String: [String]] = [:]
@@ -131,7 +133,10 @@ extension TypeCatalog {
                     }
                 }
                 let isText = chains[id]?.contains(UniformType.ID.text) ?? false
-                for (rule, file) in extra.magic { magic.append(IndexedMagic(identifier: id, rule: rule, file: file, isText: isText)) }
+                for (rule, file) in extra.magic {
+                    magic.append(IndexedMagic(identifier: id, rule: rule, file: file, isText: isText))
+                    magicPriority[id] = max(magicPriority[id] ?? rule.priority, rule.priority)
+                }
                 for key in extra.rootXML where roots[key] == nil { roots[key] = id }
                 if let icon = extra.icon { icons[id] = icon }
             }

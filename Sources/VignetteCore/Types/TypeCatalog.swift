@@ -79,32 +79,32 @@ public final class TypeCatalog: Sendable {
         let claim: NameClaim
     }
 
-    let entries: [String: Entry]
-    /// Identifiers in declaration order.
-    public let identifiers: [String]
-    /// Tag tables: the winning identifier and its origin's rank.
-    let byExtension: [String: (String, Int)]
-    let byMIME: [String: (String, Int)]
-    let byFilename: [String: (String, Int)]
-    let byInterpreter: [String: (String, Int)]
-    /// Everything the tables were built from, for `init(extending:)`.
+    /// The look-up tables; `init(extending:)` builds on them.
     let tables: Tables
-    let extensionClaims: [String: [NameClaim]]
-    let caseSensitiveExtensionClaims: [String: [NameClaim]]
-    let filenameClaims: [String: [NameClaim]]
-    let globClaims: [GlobClaim]
-    let chains: [String: [String]]
-    let signatures: [IndexedSignature]
-    let magic: [IndexedMagic]
+    var entries: [String: Entry] { tables.entries }
+    /// Identifiers in declaration order.
+    public var identifiers: [String] { tables.order }
+    /// Tag tables: the winning identifier and its origin's rank.
+    var byExtension: [String: (String, Int)] { tables.ext }
+    var byMIME: [String: (String, Int)] { tables.mime }
+    var byFilename: [String: (String, Int)] { tables.names }
+    var byInterpreter: [String: (String, Int)] { tables.interp }
+    var extensionClaims: [String: [NameClaim]] { tables.extClaims }
+    var caseSensitiveExtensionClaims: [String: [NameClaim]] { tables.exactExtClaims }
+    var filenameClaims: [String: [NameClaim]] { tables.nameClaims }
+    var globClaims: [GlobClaim] { tables.globs }
+    var chains: [String: [String]] { tables.chains }
+    var signatures: [IndexedSignature] { tables.sigs }
+    var magic: [IndexedMagic] { tables.magic }
     /// `namespace localName` of an XML root element → identifier (system `root-XML`).
-    let rootXML: [String: String]
-    let genericIcons: [String: String]
+    var rootXML: [String: String] { tables.roots }
+    var genericIcons: [String: String] { tables.icons }
     /// Every MIME type each type is known by: its declaration's, then the system database's.
-    let mimeLists: [String: [String]]
+    var mimeLists: [String: [String]] { tables.mimeLists }
+    /// The longest multi-part extension, in parts (`tar.gz` is 2).
+    var maxExtensionParts: Int { tables.parts }
     /// The furthest byte any signature looks at.
     public let signatureReach: Int
-    /// The longest multi-part extension, in parts (`tar.gz` is 2).
-    let maxExtensionParts: Int
     /// What the catalog was built from, so that `adding` can rebuild it with more.
     let sourceDeclarations: [(TypeDeclaration, Origin)]
     let sourceSystemExtras: [SystemTypeExtras]
@@ -142,24 +142,7 @@ public final class TypeCatalog: Sendable {
 
     private init(tables: Tables, declarations: [(TypeDeclaration, Origin)], system: [SystemTypeExtras]) {
         self.tables = tables
-        self.entries = tables.entries
-        self.identifiers = tables.order
-        self.byExtension = tables.ext
-        self.byMIME = tables.mime
-        self.byFilename = tables.names
-        self.byInterpreter = tables.interp
-        self.extensionClaims = tables.extClaims
-        self.caseSensitiveExtensionClaims = tables.exactExtClaims
-        self.filenameClaims = tables.nameClaims
-        self.globClaims = tables.globs
-        self.chains = tables.chains
-        self.signatures = tables.sigs
-        self.magic = tables.magic
-        self.rootXML = tables.roots
-        self.genericIcons = tables.icons
-        self.mimeLists = tables.mimeLists
         self.signatureReach = max(tables.sigs.map(\.signature.reach).max() ?? 0, tables.magic.map(\.rule.reach).max() ?? 0)
-        self.maxExtensionParts = tables.parts
         self.sourceDeclarations = declarations
         self.sourceSystemExtras = system
     }
@@ -352,7 +335,7 @@ public final class TypeCatalog: Sendable {
 
     /// The highest priority of the system magic rules that identify `type` (nil: it has none).
     public func magicPriority(of type: UniformType) -> Int? {
-        magic.lazy.filter { $0.identifier == type.identifier }.map(\.rule.priority).max()
+        tables.magicPriority[type.identifier]
     }
 
     /// The generic icon name the system MIME database gives `type` (`x-office-document`), if any.
