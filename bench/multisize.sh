@@ -6,7 +6,9 @@
 # Times `vignette thumbnail -s 64,256,1024 -o DIR` (one decode at 1024, the others resampled
 # from it) against `vignette thumbnail -s 1024 -o DIR` over the 32 corpus photos (one process
 # each, all cores), and, for scale, three separate runs at 64, 256 and 1024. Prints medians and
-# ratios; the issue's bar is three sizes <= 1.3x the largest alone.
+# ratios; the issue's bar is three sizes <= 1.3x the largest alone. The same for the cache:
+# `vignette batch --flavor normal,large,x-large` against `--flavor x-large` alone (empty cache
+# each run).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 runs=${1:-7}
@@ -28,11 +30,25 @@ def run(sizes):
     return time.perf_counter() - start
 variants = {"1024 alone": ["1024"], "64,256,1024 one decode": ["64,256,1024"], "64 + 256 + 1024 separately": ["64", "256", "1024"]}
 times = {k: [] for k in variants}
+def batch(flavors):
+    cache = f"{work}/cache"
+    shutil.rmtree(cache, ignore_errors=True)
+    start = time.perf_counter()
+    subprocess.run([binary, "batch", "--flavor", flavors, os.path.dirname(photos[0])], check=True, stdout=subprocess.DEVNULL,
+                   env=dict(os.environ, XDG_CACHE_HOME=cache))
+    return time.perf_counter() - start
+batches = {"batch --flavor x-large": ["x-large"], "batch --flavor normal,large,x-large": ["normal,large,x-large"],
+           "batch, each flavor a run": ["normal", "large", "x-large"]}
+for name in batches:
+    times[name] = []
 for _ in range(runs):
     for name, calls in variants.items():
         times[name].append(sum(run(s) for s in calls))
-base = statistics.median(times["1024 alone"])
-for name in variants:
-    m = statistics.median(times[name])
-    print(f"{name:28} median {m*1000:7.0f} ms  {m/base:5.2f}x the largest alone")
+    for name, calls in batches.items():
+        times[name].append(sum(batch(f) for f in calls))
+for group, first in ((variants, "1024 alone"), (batches, "batch --flavor x-large")):
+    base = statistics.median(times[first])
+    for name in group:
+        m = statistics.median(times[name])
+        print(f"{name:36} median {m*1000:7.0f} ms  {m/base:5.2f}x the largest alone")
 PY

@@ -25,11 +25,11 @@ public final class BatchWorker: @unchecked Sendable {
         self.dryRun = dryRun
     }
 
-    /// The request: the flavor's box, or --size.
+    /// The request for the largest thumbnail of a file: the largest flavor's box, or --size and --crop.
     var request: ThumbnailRequest {
         switch destination {
-        case .cache(_, let flavor): ThumbnailRequest(maxPixelSize: flavor.pixelSize)
-        case .folder(_, let size, _): ThumbnailRequest(maxPixelSize: size)
+        case .cache(_, let flavors): ThumbnailRequest(maxPixelSize: flavors.map(\.pixelSize).max() ?? ThumbnailFlavor.large.pixelSize)
+        case .folder(_, let size, _, let crop): ThumbnailRequest(maxPixelSize: size, crop: crop)
         }
     }
 
@@ -49,47 +49,61 @@ public final class BatchWorker: @unchecked Sendable {
     private func run(_ file: WalkedFile) throws -> BatchOutcome {
         let source = try SourceFile(path: file.absolutePath)
         switch destination {
-        case .cache(let cache, let flavor):
-            let target = cache.thumbnailPath(for: source, flavor: flavor)
+        case .cache(let cache, let flavors):
+            var needed = flavors
             if !force {
-                switch cache.state(of: source, flavor: flavor) {
-                case .valid:
-                    return BatchOutcome(path: file.displayPath, result: .upToDate, thumbnail: target)
-                case .failed(let entry) where !retryFailed:
-                    // A recorded icon means "no generator for this type": nothing to redo.
-                    let icon = entry.text[Self.outcomeKey] == "icon"
-                    return BatchOutcome(path: file.displayPath, result: icon ? .upToDate : .knownFailure)
-                default:
-                    break
+                needed = []
+                for flavor in flavors {
+                    switch cache.state(of: source, flavor: flavor) {
+                    case .valid:
+                        continue
+                    case .failed(let entry) where !retryFailed:
+                        // The fail entry is shared by every flavor: a recorded icon means "no
+                        // generator for this type", nothing to redo in any of them.
+                        let icon = entry.text[Self.outcomeKey] == "icon"
+                        return BatchOutcome(path: file.displayPath, result: icon ? .upToDate : .knownFailure)
+                    default:
+                        needed.append(flavor)
+                    }
                 }
             }
-            if dryRun { return BatchOutcome(path: file.displayPath, result: .wouldGenerate, thumbnail: target) }
-            return try generate(file, source: source) { rendered in
-                if rendered.isFallbackIcon {
+            let first = cache.thumbnailPath(for: source, flavor: flavors[0])
+            if needed.isEmpty { return BatchOutcome(path: file.displayPath, result: .upToDate, thumbnail: first) }
+            if dryRun {
+                return BatchOutcome(
+                    path: file.displayPath, result: .wouldGenerate, thumbnail: cache.thumbnailPath(for: source, flavor: needed[0]))
+            }
+            return try generate(file, source: source, sizes: needed.map(\.pixelSize)) { renderings in
+                if renderings[0].isFallbackIcon {
                     // The desktop draws its own type icons: the cache gets a fail entry instead of ours,
                     // so the file is not retried until it changes (or --retry-failed).
-                    let outcome = rendered.problem == nil ? "icon" : "failed"
-                    try cache.storeFailure(for: source, mimeType: rendered.mimeType, extra: [(Self.outcomeKey, outcome)])
+                    let outcome = renderings[0].problem == nil ? "icon" : "failed"
+                    try cache.storeFailure(for: source, mimeType: renderings[0].mimeType, extra: [(Self.outcomeKey, outcome)])
                     return nil
                 }
-                return try cache.store(
-                    rendered.thumbnail.bitmap, for: source, flavor: flavor, mimeType: rendered.mimeType,
-                    imageSize: rendered.thumbnail.originalSize)
+                for (flavor, rendered) in zip(needed, renderings) {
+                    try cache.store(
+                        rendered.thumbnail.bitmap, for: source, flavor: flavor, mimeType: rendered.mimeType,
+                        imageSize: rendered.thumbnail.originalSize)
+                }
+                return first
             } failed: { input in
                 let mime = input.map { self.pipeline.registry.catalog.preferredMIMEType(of: $0.type) }
                 _ = try? cache.storeFailure(for: source, mimeType: mime, extra: [(Self.outcomeKey, "failed")])
             }
-        case .folder(let dir, let size, let output):
+        case .folder(let dir, let size, let output, let crop):
             let target = dir + "/" + file.relativePath + "." + output.format.fileExtension
-            if !force, Self.folderThumbnailIsCurrent(target, source: source, size: size, format: output.format) {
+            if !force, Self.folderThumbnailIsCurrent(target, source: source, size: size, crop: crop, format: output.format) {
                 return BatchOutcome(path: file.displayPath, result: .upToDate, thumbnail: target)
             }
             if dryRun { return BatchOutcome(path: file.displayPath, result: .wouldGenerate, thumbnail: target) }
-            return try generate(file, source: source) { rendered in
+            return try generate(file, source: source, sizes: [size]) { renderings in
+                let rendered = renderings[0]
                 let text =
                     ThumbnailKeys.text(
                         for: source, mimeType: rendered.mimeType, imageSize: rendered.thumbnail.originalSize,
                         software: "vignette \(VignetteVersion.string)") + [(Self.sizeKey, String(size))]
+                    + (crop == .fit ? [] : [(Self.cropKey, crop.rawValue)])
                 // zlib level 1 (as in the cache): cheaper to write, barely larger.
                 let bytes = try output.encode(rendered.thumbnail.bitmap, text: text, compression: 1)
                 let parent = (target as NSString).deletingLastPathComponent
@@ -109,16 +123,19 @@ public final class BatchWorker: @unchecked Sendable {
         }
     }
 
-    /// Runs the pipeline and `store`; sorts the result into generated, icon or failed.
+    /// Runs the pipeline once for every size in `sizes` (one decode, at the largest) and `store`;
+    /// sorts the result into generated, icon or failed.
     private func generate(
-        _ file: WalkedFile, source: SourceFile, store: (RenderedThumbnail) throws -> String?, failed: (GeneratorInput?) -> Void
+        _ file: WalkedFile, source: SourceFile, sizes: [Int], store: ([RenderedThumbnail]) throws -> String?,
+        failed: (GeneratorInput?) -> Void
     ) throws -> BatchOutcome {
         var input: GeneratorInput? = nil
         do {
             let opened = try pipeline.input(path: file.absolutePath)
             input = opened
-            let rendered = try pipeline.render(opened, request: request)
-            let written = try store(rendered)
+            let renderings = try pipeline.render(opened, request: request, sizes: sizes)
+            let rendered = renderings[0]
+            let written = try store(renderings)
             if let problem = rendered.problem {
                 // A generator failed on the file (a damaged image, a limit): the icon is no success.
                 return BatchOutcome(
@@ -142,12 +159,18 @@ public final class BatchWorker: @unchecked Sendable {
     /// The PNG key that records the `--size` an `--out` thumbnail was made at.
     static let sizeKey = "Vignette::Request::Size"
 
-    /// Whether an `--out` thumbnail is up to date: a PNG's keys match the file (as in the cache) and
-    /// the size asked for; a JPEG (which has no keys) has exactly the file's modification time.
-    static func folderThumbnailIsCurrent(_ path: String, source: SourceFile, size: Int, format: ImageFormat) -> Bool {
+    /// The PNG key that records an `--out` thumbnail's `--crop` (absent for `fit`).
+    static let cropKey = "Vignette::Request::Crop"
+
+    /// Whether an `--out` thumbnail is up to date: a PNG's keys match the file (as in the cache), the
+    /// size and the crop asked for; other formats (which have no keys) have exactly the file's
+    /// modification time.
+    static func folderThumbnailIsCurrent(_ path: String, source: SourceFile, size: Int, crop: ThumbnailCrop, format: ImageFormat)
+        -> Bool
+    {
         guard format == .png else { return modificationMatches(path, source) }
         guard let entry = CacheEntry(path: path) else { return false }
-        return entry.isValid(for: source) && entry.text[sizeKey] == String(size)
+        return entry.isValid(for: source) && entry.text[sizeKey] == String(size) && (entry.text[cropKey] ?? "fit") == crop.rawValue
     }
 
     /// Whether `path` exists with exactly `source`'s modification time.

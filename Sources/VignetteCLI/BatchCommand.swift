@@ -22,12 +22,15 @@ struct BatchCommand: ParsableCommand {
             no longer match the file is remade. A file that cannot be thumbnailed gets a fail entry \
             in fail/vignette-VERSION/ and is not retried until it changes (or --retry-failed). A file \
             of a type nothing pictures gets no thumbnail there (the desktop draws its own icon) but a \
-            fail entry marked as such, so the next run skips it too. The cache itself is never walked.
+            fail entry marked as such, so the next run skips it too. The cache itself is never walked. \
+            Several flavors (--flavor normal,large,x-large) are made from one decode of each file: \
+            rendered once at the largest and resampled down.
 
-            With --out DIR the tree is mirrored instead: PATH/a/b.jpg becomes DIR/a/b.jpg.png (or .jpg \
-            with --format jpeg), at --size pixels; a file with no generator gets the generic icon \
-            of its family. A PNG there is up to date when its keys match the file and --size; a \
-            JPEG when it has the file's modification time (use --force after changing --size).
+            With --out DIR the tree is mirrored instead: PATH/a/b.jpg becomes DIR/a/b.jpg.png (or .jpg, \
+            .webp, .avif with --format), at --size pixels, fitted or cropped by --crop; a file with no \
+            generator gets the generic icon of its family. A PNG there is up to date when its keys \
+            match the file, --size and --crop; another format when it has the file's modification \
+            time (use --force after changing --size or --crop).
 
             Every file is written under a temporary name and renamed: killed at any moment, a run \
             leaves no partial thumbnail, and the next run does only what is left. Ctrl-C stops \
@@ -48,7 +51,9 @@ struct BatchCommand: ParsableCommand {
               vignette batch ~/Pictures
               vignette batch --watch ~/Pictures
               vignette batch --flavor x-large --include '*.jpg' --include '*.png' ~/Pictures
+              vignette batch --flavor normal,large,x-large ~/Pictures
               vignette batch --out thumbs --size 200 --contact-sheet thumbs/index.html photos/
+              vignette batch --out squares --size 200 --crop smart --format webp photos/
               vignette batch --dry-run --json-lines ~/Pictures | jq -r 'select(.result=="would-generate").path'
               vignette batch --shard 3/8 --report shard-3.json /data/photos
             """
@@ -75,8 +80,13 @@ struct BatchCommand: ParsableCommand {
     @Flag(name: .long, help: "Follow symbolic links (each directory is walked once, so loops end).")
     var followSymlinks = false
 
-    @Option(name: .long, help: "Cache size class: normal (128), large (256), x-large (512), xx-large (1024). Default: large.")
-    var flavor: Flavor?
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Cache size class: normal (128), large (256), x-large (512), xx-large (1024); several, comma-separated, come from one decode. Default: large.",
+            valueName: "FLAVOR[,FLAVOR…]"),
+        transform: Flavor.list)
+    var flavor: [ThumbnailFlavor]?
 
     /// `--flavor` values (the cache's folder names).
     enum Flavor: String, ExpressibleByArgument, CaseIterable {
@@ -85,6 +95,20 @@ struct BatchCommand: ParsableCommand {
         case xxLarge = "xx-large"
 
         var cacheFlavor: ThumbnailFlavor { ThumbnailFlavor(rawValue: rawValue) ?? .large }
+
+        /// `normal,large` as flavors, in the order given, each once.
+        static func list(_ text: String) throws -> [ThumbnailFlavor] {
+            var flavors: [ThumbnailFlavor] = []
+            for name in text.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let flavor = Flavor(rawValue: String(name)) else {
+                    throw ValidationError(
+                        "\(name.isEmpty ? "an empty name" : "'\(name)'") is not a flavor: use normal, large, x-large or xx-large, comma-separated"
+                    )
+                }
+                if !flavors.contains(flavor.cacheFlavor) { flavors.append(flavor.cacheFlavor) }
+            }
+            return flavors
+        }
     }
 
     @Option(name: .long, help: ArgumentHelp("Write thumbnails to DIR, mirroring the input tree, instead of the cache.", valueName: "DIR"))
@@ -98,8 +122,15 @@ struct BatchCommand: ParsableCommand {
         transform: ImageFormat.argument(for: "--format"))
     var format: ImageFormat?
 
-    @Option(name: .long, help: "JPEG quality with --format jpeg, 1–100.")
+    @Option(name: .long, help: "Quality with --format jpeg, webp or avif, 1–100.")
     var quality = ThumbnailOutput.defaultQuality
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --out: fit the whole picture in the --size box, or fill the box (centred) or smart-crop it (the cache is always fit).",
+            valueName: "fit|fill|smart"))
+    var crop: ThumbnailCrop?
 
     @Flag(name: .long, help: "Remake every thumbnail, valid or not.")
     var force = false
@@ -138,6 +169,7 @@ struct BatchCommand: ParsableCommand {
         if out == nil {
             if size != nil { throw ValidationError("--size needs --out (the cache's sizes come from --flavor)") }
             if format != nil { throw ValidationError("--format needs --out (the cache holds PNGs)") }
+            if crop != nil { throw ValidationError("--crop needs --out (the cache's thumbnails show the whole picture)") }
         } else if flavor != nil {
             throw ValidationError("--flavor is for the cache; with --out use --size")
         }
@@ -159,12 +191,13 @@ struct BatchCommand: ParsableCommand {
                 }
             }
             destination = .folder(
-                SourceFile.absolute(out), size: size ?? 256, output: ThumbnailOutput(format: format ?? .png, quality: quality))
+                SourceFile.absolute(out), size: size ?? 256, output: ThumbnailOutput(format: format ?? .png, quality: quality),
+                crop: crop ?? .fit)
             walker.skippedDirectories = [out, ownCache]
         } else {
             let cache = ThumbnailCache(root: ThumbnailCache.defaultRoot(), version: VignetteVersion.string)
-            let chosen = flavor?.cacheFlavor ?? .large
-            if !dryRun { cache.removeStaleTemporaries(flavor: chosen) }
+            let chosen = flavor ?? [.large]
+            if !dryRun { for flavor in chosen { cache.removeStaleTemporaries(flavor: flavor) } }
             destination = .cache(cache, chosen)
             walker.skippedDirectories = [cache.root, ownCache]
         }

@@ -4,8 +4,14 @@ import VignetteImaging
 
 /// The thumbnail options a request gives in its query: `size`, `scale`, `format`, `quality`, `icon`, `crop`.
 public struct ThumbnailOptions: Sendable, Equatable {
-    /// Longest side in points (1–2048; default 256).
-    public var size = 256
+    /// Longest sides in points, in the order asked (`size=64,256,1024`; each 1–2048; default 256).
+    /// Several come from one decode, answered as `multipart/mixed`.
+    public var sizes = [256]
+    /// The largest of `sizes`: the box of the one decode.
+    public var size: Int {
+        get { sizes.max() ?? 256 }
+        set { sizes = [newValue] }
+    }
     /// Pixels per point (1–4; default 1).
     public var scale = 1
     /// The format (PNG by default) and JPEG quality (1–100; default 85).
@@ -21,6 +27,8 @@ public struct ThumbnailOptions: Sendable, Equatable {
 
     /// The largest `size`.
     public static let maxSize = 2048
+    /// The most sizes one request may ask for.
+    public static let maxSizeCount = 8
     /// The largest `scale`.
     public static let maxScale = 4
     /// The largest side of the picture made (`size` × `scale`): 2048 pixels, a 16 MB bitmap.
@@ -31,7 +39,7 @@ public struct ThumbnailOptions: Sendable, Equatable {
 
     /// Options from a query; throws `.invalidRequest` naming the bad parameter.
     public init(query: [String: String]) throws {
-        if let text = query["size"] { size = try Self.integer("size", text, 1...Self.maxSize) }
+        if let text = query["size"] { sizes = try Self.sizes(text) }
         if let text = query["scale"] { scale = try Self.integer("scale", text, 1...Self.maxScale) }
         guard size * scale <= Self.maxOutputSize else {
             throw VignetteError(
@@ -107,10 +115,25 @@ public struct ThumbnailOptions: Sendable, Equatable {
     /// The options as key parts (for ETags and cache keys); quality only where it changes the bytes.
     var keyParts: [String] {
         [
-            "size=\(size)", "scale=\(scale)", "format=\(pngOrJPEGByAlpha ? "png-or-jpeg" : output.format.rawValue)", "icon=\(icon)",
+            "size=\(sizes.map(String.init).joined(separator: ","))", "scale=\(scale)",
+            "format=\(pngOrJPEGByAlpha ? "png-or-jpeg" : output.format.rawValue)", "icon=\(icon)",
             "crop=\(crop.rawValue)",
         ]
             + (output.format.isLossy ? ["quality=\(output.quality)"] : [])
+    }
+
+    /// `64,256,1024` as sizes in the order given, each once; at most `maxSizeCount`.
+    static func sizes(_ text: String) throws -> [Int] {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count <= maxSizeCount else {
+            throw VignetteError(.invalidRequest, "size lists at most \(maxSizeCount) sizes, not \(parts.count)")
+        }
+        var sizes: [Int] = []
+        for part in parts {
+            let size = try integer("size", String(part), 1...maxSize)
+            if !sizes.contains(size) { sizes.append(size) }
+        }
+        return sizes
     }
 
     static func integer(_ name: String, _ text: String, _ range: ClosedRange<Int>) throws -> Int {

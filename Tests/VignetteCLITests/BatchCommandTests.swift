@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VignetteCache
+import VignetteCore
 
 @Suite("vignette batch")
 struct BatchCommandTests {
@@ -220,6 +221,60 @@ struct BatchCommandTests {
         let jpeg = try batch(["--out", "jthumbs", "--format", "jpeg", "in/a.png"])
         #expect(jpeg.status == 0)
         #expect(Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/jthumbs/a.png.jpg")).prefix(3)) == [0xFF, 0xD8, 0xFF])
+    }
+
+    @Test("--flavor normal,large,x-large fills each flavor from one decode; a later run makes only the missing flavor")
+    func severalFlavors() throws {
+        try BatchFixtures.write(try BatchFixtures.jpeg(seed: 5, width: 900, height: 600), dir + "/in/big.jpg")
+        try BatchFixtures.write((0..<300).map { UInt8(($0 * 151 + 7) % 256) }, dir + "/in/data.bin")
+        let first = try batch(["--flavor", "normal,x-large", "in"])
+        #expect(first.status == 0)
+        #expect(first.stdout.hasPrefix("batch: 2 files: 1 generated, 0 up to date, 0 failed, 1 fallback icons, "))
+        let source = try SourceFile(path: dir + "/in/big.jpg")
+        let thumbnails = ThumbnailCache(root: cache + "/thumbnails", version: "test")
+        for (flavor, side) in [(ThumbnailFlavor.normal, 128), (.xLarge, 512)] {
+            let path = thumbnails.thumbnailPath(for: source, flavor: flavor)
+            let entry = try #require(CacheEntry(path: path), "\(flavor)")
+            #expect(entry.isValid(for: source))
+            #expect(pngSize(try Data(contentsOf: URL(fileURLWithPath: path))).map { max($0.0, $0.1) } == side)
+        }
+        #expect(!FileManager.default.fileExists(atPath: thumbnails.thumbnailPath(for: source, flavor: .large)))
+        // The file nothing pictures has one fail entry, shared by every flavor: skipped in all of them.
+        let second = try batch(["--flavor", "normal,large,x-large", "in"])
+        #expect(second.stdout.hasPrefix("batch: 2 files: 1 generated, 1 up to date, 0 failed, 0 fallback icons, "))
+        let large = thumbnails.thumbnailPath(for: source, flavor: .large)
+        #expect(pngSize(try Data(contentsOf: URL(fileURLWithPath: large))).map { max($0.0, $0.1) } == 256)
+        let third = try batch(["--flavor", "x-large,normal,large", "in"])
+        #expect(third.stdout.hasPrefix("batch: 2 files: 0 generated, 2 up to date, "))
+    }
+
+    @Test("--out with --crop fill cuts exactly the box; another --crop makes it stale")
+    func outWithCrop() throws {
+        try BatchFixtures.write(try BatchFixtures.png(seed: 6, width: 300, height: 120), dir + "/in/wide.png")
+        let fill = try batch(["--out", "sq", "--size", "40", "--crop", "fill", "in"])
+        #expect(fill.status == 0)
+        let path = dir + "/sq/wide.png.png"
+        #expect(pngSize(try Data(contentsOf: URL(fileURLWithPath: path))).map { [$0.0, $0.1] } == [40, 40])
+        let again = try batch(["--out", "sq", "--size", "40", "--crop", "fill", "in"])
+        #expect(again.stdout.hasPrefix("batch: 1 files: 0 generated, 1 up to date, "))
+        let smart = try batch(["--out", "sq", "--size", "40", "--crop", "smart", "in"])
+        #expect(smart.stdout.hasPrefix("batch: 1 files: 1 generated, 0 up to date, "))
+        let fit = try batch(["--out", "sq", "--size", "40", "in"])
+        #expect(fit.stdout.hasPrefix("batch: 1 files: 1 generated, 0 up to date, "))
+        #expect(pngSize(try Data(contentsOf: URL(fileURLWithPath: path))).map { [$0.0, $0.1] } == [40, 16])
+    }
+
+    @Test(
+        "flavor and crop mistakes are usage errors with a reason",
+        arguments: [
+            (["--flavor", "normal,huge", "in"], "'huge' is not a flavor: use normal, large, x-large or xx-large, comma-separated"),
+            (["--flavor", "normal,", "in"], "an empty name is not a flavor: use normal, large, x-large or xx-large, comma-separated"),
+            (["--crop", "fill", "in"], "Error: --crop needs --out (the cache's thumbnails show the whole picture)"),
+        ])
+    func flavorAndCropMistakes(arguments: [String], message: String) throws {
+        let r = try batch(arguments)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains(message))
     }
 
     @Test(
