@@ -23,7 +23,8 @@ struct ServeCommand: AsyncParsableCommand {
             per request goes to stderr; the bound address is printed on stdout.
 
             Endpoints: GET/POST /v1/thumbnail, GET/POST /v1/preview, GET /v1/type, \
-            GET /v1/generators, GET /view, GET /healthz, GET /readyz, GET /metrics. HEAD works \
+            GET /v1/generators, GET /view, GET /healthz, GET /readyz, GET /metrics, and POST \
+            /pipeline (imaginary's, for Nextcloud's preview_imaginary_url). HEAD works \
             wherever GET does; another method on a known path is 405 with Allow. HTML responses \
             carry a Content-Security-Policy that allows no script and no fetch.
 
@@ -39,11 +40,17 @@ struct ServeCommand: AsyncParsableCommand {
             work. The file holds one key per line (at least 32 bytes each; several lines let a \
             new key roll out before the old one is dropped).
 
+            With --pipeline-key-file, POST /pipeline answers only requests whose key parameter \
+            is one of the file's keys (Nextcloud's preview_imaginary_key; at least 16 bytes each), \
+            401 otherwise; Nextcloud cannot sign URLs, so /pipeline is then exempt from \
+            --signing-key-file.
+
             Examples:
               vignette serve --root ~/Pictures --cache-dir /var/cache/vignette
               curl 'http://127.0.0.1:8080/v1/thumbnail?path=cat.jpg&size=128' -o cat.png
               curl --data-binary @report.pdf 'http://127.0.0.1:8080/v1/thumbnail?filename=report.pdf' -o t.png
               vignette serve --root /srv/media --signing-key-file /etc/vignette/keys
+              vignette serve --root /srv/empty --pipeline-key-file /etc/vignette/nextcloud-key
             """
     )
 
@@ -95,6 +102,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Serve only URLs signed with a key of this file.", valueName: "FILE"))
     var signingKeyFile: String?
 
+    @Option(name: .long, help: ArgumentHelp("POST /pipeline only with a key parameter from this file.", valueName: "FILE"))
+    var pipelineKeyFile: String?
+
     @OptionGroup var registryOptions: RegistryOptions
 
     func validate() throws {
@@ -126,6 +136,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.bodyTimeoutSeconds = bodyTimeout
         configuration.minimumBodyRate = minBodyRate
         configuration.maxConnections = maxConnections
+        configuration.pipelineKeys = try pipelineKeyFile.map { try PipelineKeys(keyFile: $0) }
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         let metricsRegistry = PrometheusCollectorRegistry()
         // The one bootstrap of the process: libraries' metrics land in the same registry as ours.

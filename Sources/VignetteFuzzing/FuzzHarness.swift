@@ -35,6 +35,8 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
     case plist
     /// The viewer fallback: file facts, hex dump and printable strings.
     case fallback
+    /// imaginary's `operations` JSON (the service's `POST /pipeline`), and the plan it makes.
+    case imaginary
 
     /// Runs the harness on one input; returns normally whatever the bytes are.
     public func run(_ bytes: [UInt8]) {
@@ -75,10 +77,18 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
             preview(bytes, generator: "structured-text", filename: "input.plist")
             preview(bytes, generator: "structured-text", filename: "input.yaml")
         case .fallback: preview(bytes, generator: "fallback", filename: "input.bin")
+        case .imaginary:
+            guard let plan = try? PipelinePlan(operations: String(decoding: bytes, as: UTF8.self), maxSide: 64) else { return }
+            _ = plan.request.outputSize(width: 300, height: 200)
+            _ = plan.fitted(Self.smallBitmap)
+            _ = plan.output(for: Self.smallBitmap, inputMediaType: "image/png")
         }
     }
 
     private static let resolver = TypeResolver(catalog: TypeCatalog.builtIn.adding(system: SystemMIMEDatabase.load()).0)
+    /// A picture for plans to fit and encode: 80 × 50, larger than the harness's 64-pixel cap.
+    private static let smallBitmap = Bitmap(width: 80, height: 50)
+
     private static let probe: [UInt8] = Array("ACME\u{0}SKETCH".utf8) + (0..<64).map { UInt8($0 &* 37 & 0xFF) }
     private static let generators: [String: any Generator] = Dictionary(
         BuiltInGenerators.makeRegistry().generators.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })

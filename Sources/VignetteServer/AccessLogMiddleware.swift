@@ -16,7 +16,8 @@ struct AccessLogMiddleware: RouterMiddleware {
         defer { service.metrics.requestsInFlight(service.state.requestsInFlight(adding: -1)) }
         var response: Response
         do {
-            try service.configuration.signing?.check(request)
+            try service.configuration.signing?.check(
+                request, alsoExempt: service.configuration.pipelineKeys == nil ? [] : [VignetteService.pipelinePath])
             try ResponsePolicy.checkMethod(request)
             response = try await next(request, context)
         } catch {

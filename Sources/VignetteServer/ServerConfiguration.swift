@@ -19,6 +19,9 @@ public struct ServerConfiguration: Sendable {
     public var maxAgeSeconds: Int
     /// The keys URLs must be signed with; nil: unsigned URLs are served.
     public var signing: URLSigning?
+    /// The keys `POST /pipeline` must be given as `key` (Nextcloud's `preview_imaginary_key`);
+    /// nil: none is asked. With keys, `/pipeline` is exempt from URL signing.
+    public var pipelineKeys: PipelineKeys?
     /// Longest a client may take to send a request's head (and to start the next one on a
     /// kept-alive connection), in seconds; then the connection is closed.
     public var headerTimeoutSeconds: Double = 10

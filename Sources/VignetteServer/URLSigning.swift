@@ -33,22 +33,7 @@ public struct URLSigning: Sendable {
     ///
     /// - Throws: `VignetteError(.invalidRequest)` naming the file and the line that is wrong.
     public init(keyFile path: String) throws {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw VignetteError(.notFound, path: path, "cannot read the signing key file")
-        }
-        var keys: [[UInt8]] = []
-        for (index, line) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let key = line.trimmingCharacters(in: .whitespaces)
-            if key.isEmpty || key.hasPrefix("#") { continue }
-            guard key.utf8.count >= Self.minimumKeyBytes else {
-                throw VignetteError(
-                    .invalidRequest, path: path,
-                    "the key on line \(index + 1) is \(key.utf8.count) bytes; signing keys need at least \(Self.minimumKeyBytes)")
-            }
-            keys.append(Array(key.utf8))
-        }
-        guard !keys.isEmpty else { throw VignetteError(.invalidRequest, path: path, "holds no signing key") }
-        self.init(keys: keys)
+        self.init(keys: try KeyFile.read(path, kind: "signing", minimumBytes: Self.minimumKeyBytes))
     }
 
     /// `target` (a path with its query, as it will be sent) with its signature appended as `sig`.
@@ -63,8 +48,9 @@ public struct URLSigning: Sendable {
     }
 
     /// Nothing when `request` may be served; 403 when its signature is missing or wrong.
-    func check(_ request: Request) throws {
-        if Self.exemptPaths.contains(request.uri.path) { return }
+    /// `alsoExempt`: paths that prove themselves another way (`/pipeline` with its own key).
+    func check(_ request: Request, alsoExempt: Set<String> = []) throws {
+        if Self.exemptPaths.contains(request.uri.path) || alsoExempt.contains(request.uri.path) { return }
         let target = request.head.path ?? ""
         guard let (message, signature) = Self.split(target) else {
             throw HTTPFailure(.forbidden, code: "forbidden", "this server only answers signed URLs (a sig parameter, last)")

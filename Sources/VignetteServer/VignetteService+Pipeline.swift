@@ -6,18 +6,27 @@ import VignetteGenerators
 import VignetteImaging
 
 extension VignetteService {
+    /// Where imaginary's pipeline is served.
+    static let pipelinePath = "/pipeline"
+
     /// `POST /pipeline?operations=JSON&key=…`: imaginary's pipeline endpoint, as far as
     /// Nextcloud's Imaginary preview provider (`OC\Preview\Imaginary`) uses it, so that the
     /// service can be Nextcloud's `preview_imaginary_url`. The body is the file.
     ///
     /// The operations are read before anything else (a bad one is 400 naming it); then the
     /// upload goes the way of `POST /v1/thumbnail`: a worker slot first, the body to a private
-    /// temporary file under the upload limit, the generator limits and the timeout. `key` is
-    /// ignored: the service has no imaginary key (signed URLs, when configured, apply here as
-    /// everywhere). The answer is the picture with `Image-Width` and `Image-Height`, which
-    /// Nextcloud reads to size the preview without decoding it.
+    /// temporary file under the upload limit, the generator limits and the timeout. With
+    /// pipeline keys configured, `key` must be one of them (401 otherwise, before anything is
+    /// read); without, it is ignored and signed URLs, when configured, apply here as everywhere.
+    /// The answer is the picture with `Image-Width` and `Image-Height`, which Nextcloud reads to
+    /// size the preview without decoding it.
     func pipeline(_ request: Request, _ context: VignetteRequestContext) async throws -> Response {
         let query = Self.query(request)
+        if let keys = configuration.pipelineKeys, !keys.accepts(query["key"]) {
+            throw HTTPFailure(
+                .unauthorized, code: "unauthorized",
+                query["key"].map { _ in "the key parameter is not a pipeline key" } ?? "the key parameter is required")
+        }
         guard let text = query["operations"] else {
             throw VignetteError(.invalidRequest, "the operations parameter is required (a JSON list of imaginary operations)")
         }
@@ -57,205 +66,6 @@ struct PipelineResult: Sendable {
     let format: ImageFormat
     let width: Int
     let height: Int
-}
-
-/// An imaginary `operations` list as a thumbnail request.
-///
-/// Understood: `autorotate` (orientation is always applied), `convert` (`type`, `quality`),
-/// and exactly one of `fit`, `crop`, `smartcrop` (`width`, `height`, `type`, `quality`,
-/// `stripmeta`, `norotation`). Numbers may be JSON numbers or strings, booleans JSON booleans
-/// or `"true"`/`"false"` (Nextcloud sends `"quality":"80"`, `"stripmeta":"true"`). The last
-/// `type` and `quality` given win, as each imaginary operation re-encodes the previous result.
-struct PipelinePlan: Sendable, Equatable {
-    /// The box asked for, each side at most `ThumbnailOptions.maxOutputSize`.
-    var width = 0
-    var height = 0
-    /// `fit` (inside width × height), `fill` (`crop`) or `smart` (`smartcrop`): exactly width × height.
-    var crop = ThumbnailCrop.fit
-    /// The format named by `type`; nil: `auto` or none given.
-    var format: ImageFormat?
-    /// `type: auto`: AVIF or WebP when `Accept` lists them.
-    var accepted: ImageFormat?
-    /// 1–100.
-    var quality = ThumbnailOutput.defaultQuality
-
-    /// The plan of `operations` (the JSON text of the query parameter).
-    ///
-    /// - Throws: `.invalidRequest` naming the operation and parameter that is wrong.
-    init(operations text: String, accept: String?) throws {
-        guard let list = try? JSONDecoder().decode([JSONValue].self, from: Data(text.utf8)) else {
-            throw VignetteError(.invalidRequest, "operations must be a JSON list of {\"operation\":…,\"params\":{…}} objects")
-        }
-        var resize: String?
-        for (index, item) in list.enumerated() {
-            guard case .object(let entry) = item, case .string(let name)? = entry["operation"] else {
-                throw VignetteError(.invalidRequest, "operations[\(index)] must be an object with an operation name")
-            }
-            for field in entry.keys.sorted() where !["operation", "params", "ignore_failure"].contains(field) {
-                throw VignetteError(.invalidRequest, "operation \(name): unknown field \(field)")
-            }
-            var params: [String: JSONValue] = [:]
-            if let given = entry["params"] {
-                guard case .object(let object) = given else {
-                    throw VignetteError(.invalidRequest, "operation \(name): params must be a JSON object")
-                }
-                params = object
-            }
-            let allowed: Set<String>
-            switch name {
-            case "autorotate": allowed = []
-            case "convert": allowed = ["type", "quality", "stripmeta"]
-            case "fit", "crop", "smartcrop": allowed = ["width", "height", "type", "quality", "stripmeta", "norotation"]
-            default:
-                throw VignetteError(
-                    .invalidRequest, "operation \(name) is not supported (only autorotate, convert, fit, crop and smartcrop)")
-            }
-            for key in params.keys.sorted() where !allowed.contains(key) {
-                throw VignetteError(.invalidRequest, "operation \(name): unknown parameter \(key)")
-            }
-            for key in ["stripmeta", "norotation"] where params[key] != nil {
-                _ = try Self.boolean(name, key, params[key]!)
-            }
-            if let value = params["type"] {
-                let type = try Self.string(name, "type", value)
-                if type == "auto" {
-                    format = nil
-                } else if let named = ImageFormat(name: type) {
-                    format = named
-                } else {
-                    throw VignetteError(.invalidRequest, "operation \(name): type must be jpeg, png, webp, avif or auto, not \(type)")
-                }
-            } else if name == "convert" {
-                throw VignetteError(.invalidRequest, "operation convert: the type parameter is required")
-            }
-            if let value = params["quality"] { quality = try Self.integer(name, "quality", value, 1...100) }
-            guard ["fit", "crop", "smartcrop"].contains(name) else { continue }
-            if let earlier = resize {
-                throw VignetteError(.invalidRequest, "operation \(name): only one of fit, crop and smartcrop may be given (\(earlier) was)")
-            }
-            resize = name
-            let w = try params["width"].map { try Self.integer(name, "width", $0, 1...Int.max) }
-            let h = try params["height"].map { try Self.integer(name, "height", $0, 1...Int.max) }
-            if name == "fit" {
-                guard let w, let h else { throw VignetteError(.invalidRequest, "operation fit: width and height are required") }
-                (width, height) = (w, h)
-            } else {
-                guard let side = w ?? h else {
-                    throw VignetteError(.invalidRequest, "operation \(name): width or height is required")
-                }
-                (width, height) = (w ?? side, h ?? side)
-                crop = name == "crop" ? .fill : .smart
-            }
-        }
-        guard resize != nil else {
-            throw VignetteError(.invalidRequest, "operations must include one of fit, crop and smartcrop")
-        }
-        width = min(width, ThumbnailOptions.maxOutputSize)
-        height = min(height, ThumbnailOptions.maxOutputSize)
-        let listed = ThumbnailOptions.acceptedTypes(accept ?? "")
-        accepted = listed.contains("image/avif") ? .avif : listed.contains("image/webp") ? .webp : nil
-    }
-
-    /// The square box the renderer makes, of the longer side: for `fit`, `fitted` then shrinks
-    /// the picture to the other side; the crops cut `cropBox` from it.
-    var request: ThumbnailRequest {
-        ThumbnailRequest(maxPixelSize: max(width, height), crop: crop)
-    }
-
-    /// What the crops cut.
-    var cropBox: (width: Int, height: Int)? { crop == .fit ? nil : (width, height) }
-
-    /// `bitmap` shrunk, aspect kept, until it fits inside `width × height` (crops are already
-    /// exactly that).
-    func fitted(_ bitmap: Bitmap) -> Bitmap {
-        guard bitmap.width > width || bitmap.height > height, bitmap.width > 0, bitmap.height > 0 else { return bitmap }
-        let s = min(Double(width) / Double(bitmap.width), Double(height) / Double(bitmap.height))
-        let w = min(width, max(1, Int((Double(bitmap.width) * s).rounded())))
-        let h = min(height, max(1, Int((Double(bitmap.height) * s).rounded())))
-        let scaler = Downscaler(inWidth: bitmap.width, inHeight: bitmap.height, channels: 4, outWidth: w, outHeight: h)
-        bitmap.pixels.withUnsafeBufferPointer { px in
-            scaler.push(px.baseAddress!, stride: bitmap.width * 4, count: bitmap.height)
-        }
-        return scaler.finish()
-    }
-
-    /// The encoding: the `type` given; for `auto`, AVIF or WebP when `Accept` lists them; else
-    /// (or with no type) imaginary's default, the input's own format when it is one we write,
-    /// otherwise PNG for a picture with alpha and JPEG for one without.
-    func output(for bitmap: Bitmap, inputMediaType: String) -> ThumbnailOutput {
-        let chosen =
-            format ?? accepted ?? ImageFormat.allCases.first { $0.mediaType == inputMediaType }
-            ?? (bitmap.hasTransparency ? .png : .jpeg)
-        return ThumbnailOutput(format: chosen, quality: quality)
-    }
-
-    static func integer(_ operation: String, _ name: String, _ value: JSONValue, _ range: ClosedRange<Int>) throws -> Int {
-        let number: Int? =
-            switch value {
-            case .string(let text): Int(text)
-            case .number(let n): Int(exactly: n)
-            default: nil
-            }
-        guard let number, range.contains(number) else {
-            let bounds = range.upperBound == Int.max ? "at least \(range.lowerBound)" : "from \(range.lowerBound) to \(range.upperBound)"
-            throw VignetteError(.invalidRequest, "operation \(operation): \(name) must be a whole number \(bounds), not \(value)")
-        }
-        return number
-    }
-
-    static func boolean(_ operation: String, _ name: String, _ value: JSONValue) throws -> Bool {
-        switch value {
-        case .bool(let b): return b
-        case .string("true"): return true
-        case .string("false"): return false
-        default: throw VignetteError(.invalidRequest, "operation \(operation): \(name) must be true or false, not \(value)")
-        }
-    }
-
-    static func string(_ operation: String, _ name: String, _ value: JSONValue) throws -> String {
-        guard case .string(let text) = value else {
-            throw VignetteError(.invalidRequest, "operation \(operation): \(name) must be a string, not \(value)")
-        }
-        return text
-    }
-}
-
-/// A JSON value, shown as JSON shows it (numbers without a needless `.0`).
-enum JSONValue: Decodable, Sendable, CustomStringConvertible {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case list([JSONValue])
-    case object([String: JSONValue])
-
-    init(from decoder: any Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        if c.decodeNil() {
-            self = .null
-        } else if let b = try? c.decode(Bool.self) {
-            self = .bool(b)
-        } else if let n = try? c.decode(Double.self) {
-            self = .number(n)
-        } else if let s = try? c.decode(String.self) {
-            self = .string(s)
-        } else if let l = try? c.decode([JSONValue].self) {
-            self = .list(l)
-        } else {
-            self = .object(try c.decode([String: JSONValue].self))
-        }
-    }
-
-    var description: String {
-        switch self {
-        case .null: "null"
-        case .bool(let b): String(b)
-        case .number(let n): n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)
-        case .string(let s): "\"\(s)\""
-        case .list: "a list"
-        case .object: "an object"
-        }
-    }
 }
 
 extension HTTPField.Name {

@@ -60,7 +60,7 @@ public final class VignetteService: Sendable {
         router.post("/v1/thumbnail", use: thumbnail(upload:_:))
         get("/v1/preview", preview(path:_:))
         router.post("/v1/preview", use: preview(upload:_:))
-        router.post("/pipeline", use: pipeline(_:_:))
+        router.post(RouterPath(Self.pipelinePath), use: pipeline(_:_:))
         get("/v1/type", type(_:_:))
         get("/v1/generators") { _, _ in try self.generatorList() }
         get("/view", view(_:_:))

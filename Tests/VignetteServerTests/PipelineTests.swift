@@ -102,11 +102,47 @@ struct PipelineTests {
                 try await post(Self.operations("fit", width: 64, height: 64, type: "jpeg", autorotate: false)), "image/jpeg", 64, 42)
             let answer = try await post(Self.operations("fit", width: 64, height: 64, type: "png"))
             expectPicture(answer, "image/png", 64, 42)
-            // preview_imaginary_key: sent as key, ignored (the service has no such key).
+            // preview_imaginary_key: sent as key, ignored without --pipeline-key-file.
             let keyed = try await client.execute(
                 uri: Self.uri(Self.operations("fit", width: 64, height: 64, type: "png"), key: "s3cret"), method: .post, body: body)
             expectPicture(keyed, "image/png", 64, 42)
             #expect(answer.headers[.cacheControl] == "no-store")
+        }
+    }
+
+    @Test func withPipelineKeysOnlyTheKeyOpensThePipelineAndSigningExemptsIt() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        let keys = PipelineKeys(keys: [Array("nextcloud-preview-key".utf8), Array("the next key to roll out".utf8)])
+        let signing = URLSigning(keys: [Array("a signing key of at least 32 bytes".utf8)])
+        let app = try fixture.service(maxUpload: 4 << 20, signing: signing, pipelineKeys: keys).application(host: "127.0.0.1", port: 0)
+        let body = try photo(fixture)
+        let ops = Self.operations("fit", width: 64, height: 64, type: "png")
+        try await app.test(.router) { client in
+            for key in ["nextcloud-preview-key", "the%20next%20key%20to%20roll%20out"] {
+                expectPicture(try await client.execute(uri: Self.uri(ops, key: key), method: .post, body: body), "image/png", 64, 42)
+            }
+            let wrong = try await client.execute(uri: Self.uri(ops, key: "nextcloud-preview-kez"), method: .post, body: body)
+            #expect(wrong.status == .unauthorized)
+            #expect(wrong.text == #"{"error":{"code":"unauthorized","message":"the key parameter is not a pipeline key"}}"# + "\n")
+            let missing = try await client.execute(uri: "/pipeline?operations=[]", method: .post, body: body)
+            #expect(missing.status == .unauthorized)
+            #expect(missing.text.contains(#""message":"the key parameter is required""#))
+            // The other endpoints still need signed URLs.
+            let unsigned = try await client.execute(uri: "/v1/thumbnail?path=photo.jpg", method: .get)
+            #expect(unsigned.status == .forbidden)
+        }
+    }
+
+    @Test func pipelineKeyFilesNameTheirMistakes() throws {
+        let dir = try ServerFixture().top
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Data("# Nextcloud\nshort\n".utf8).write(to: URL(fileURLWithPath: dir + "/keys"))
+        #expect(
+            throws: VignetteError(.invalidRequest, path: dir + "/keys", "the key on line 2 is 5 bytes; pipeline keys need at least 16")
+        ) { try PipelineKeys(keyFile: dir + "/keys") }
+        #expect(throws: VignetteError(.notFound, path: dir + "/none", "cannot read the pipeline key file")) {
+            try PipelineKeys(keyFile: dir + "/none")
         }
     }
 

@@ -41,14 +41,15 @@ struct ServerFixture {
     /// A service over the root with the built-in generators (plus `extra`, registered last).
     func service(
         cache: Bool = false, maxUpload: Int = 1 << 20, concurrency: Int = 2, queue: Int = 4, timeout: Double = 30,
-        extra: [any Generator] = [], dotfiles: Bool = false, signing: URLSigning? = nil
+        extra: [any Generator] = [], dotfiles: Bool = false, signing: URLSigning? = nil, pipelineKeys: PipelineKeys? = nil
     ) throws -> VignetteService {
         guard let served = ServedRoot(root, servesDotfiles: dotfiles) else { throw VignetteError(.notFound, path: root, "no root") }
         let registry = BuiltInGenerators.makeRegistry()
         for g in extra { registry.register(g) }
-        let config = ServerConfiguration(
+        var config = ServerConfiguration(
             root: served, cache: cache ? try ResponseCache(directory: top + "/cache") : nil, maxUploadBytes: maxUpload,
             concurrency: concurrency, queue: queue, timeoutSeconds: timeout, signing: signing)
+        config.pipelineKeys = pipelineKeys
         return VignetteService(configuration: config, registry: registry)
     }
 
