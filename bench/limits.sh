@@ -9,7 +9,8 @@
 # external programs read (gdk-pixbuf-thumbnailer when installed): GIF (logical screen), BMP,
 # TIFF, WebP (VP8X), ICO (a PNG entry), PSD and PNM headers of 65535 × 65535, refused from the
 # header before any program runs. Since issue 13 (built-in decoders): AVIF/HEIF (ispe) and JPEG XL
-# (size header) too. The targets: under 50 ms, under 50 MB RSS.
+# (size header) too. The targets: under 50 ms, under 50 MB RSS. Since issue 14, hostile documents
+# (previewed): see the second table.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 bin=${VIGNETTE_BIN:-$here/../.build/release/vignette}
@@ -75,4 +76,44 @@ for f in huge.png huge.jpg big-60000.jpg huge.gif huge.bmp huge.tif huge.webp hu
   done
   printf '| %s | %s | %s | %s | %s | %s |\n' "$f" "$mode" "$code" "$msg" "$best" "$(( rss / 1024 ))"
 done
+done
+
+# Issue 14: hostile documents, previewed (the preview reads them; thumbnails only draw page 1).
+# A PDF of 100,000 real pages (only the first 10 are read) and one whose page tree declares
+# 100,000 pages but holds 1. Targets: a clear answer within 2 s and under 200 MB.
+python3 - "$work" <<'PY'
+import sys
+out = sys.argv[1]
+def pdf(pages, declared):
+    stream = b"BT /F1 12 Tf 72 720 Td (the same page) Tj ET"
+    kids = b" ".join(b"%d 0 R" % (i + 5) for i in range(pages))
+    bodies = [b"<< /Type /Catalog /Pages 2 0 R >>",
+              b"<< /Type /Pages /Kids [" + kids + b"] /Count %d /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> >>" % declared,
+              b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+              b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream"]
+    bodies += [b"<< /Type /Page /Parent 2 0 R /Contents 4 0 R >>"] * pages
+    data, offsets = bytearray(b"%PDF-1.4\n"), []
+    for i, b in enumerate(bodies, 1):
+        offsets.append(len(data)); data += b"%d 0 obj\n" % i + b + b"\nendobj\n"
+    xref = len(data)
+    data += b"xref\n0 %d\n0000000000 65535 f \n" % (len(bodies) + 1) + b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    data += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(bodies) + 1, xref)
+    return bytes(data)
+open(out + "/pages-100000.pdf", "wb").write(pdf(100000, 100000))
+open(out + "/declares-100000.pdf", "wb").write(pdf(1, 100000))
+PY
+printf '\n| file | exit | first line of the answer (stdout, else stderr) | wall ms | peak RSS MB |\n|---|---:|---|---:|---:|\n'
+for f in pages-100000.pdf declares-100000.pdf; do
+  best=999999; rss=0; code=0
+  for i in 1 2 3; do
+    s=$(date +%s%N)
+    code=0
+    /usr/bin/time -f '%M' -o "$work/rss" "$bin" preview "$work/$f" > "$work/out" 2> "$work/err" || code=$?
+    e=$(( ($(date +%s%N) - s) / 1000000 ))
+    (( e < best )) && best=$e
+    r=$(tail -1 "$work/rss"); (( r > rss )) && rss=$r
+  done
+  first=$({ grep -v '^Command exited' "$work/err" || true; } | head -1 | sed "s|$work/||")
+  [[ -n $first ]] || first=$(head -1 "$work/out")
+  printf '| %s | %s | %s | %s | %s |\n' "$f" "$code" "$first" "$best" "$(( rss / 1024 ))"
 done

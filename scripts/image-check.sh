@@ -35,6 +35,12 @@ if ((${#unlisted[@]})); then
   exit 1
 fi
 echo "image-check: every library comes from a runtime package or what apt installs with them"
+# poppler is loaded with dlopen (ldd cannot see it): a PDF's preview proves it is there.
+if ! "$bin" preview Samples/report.pdf | grep -q '^Title: Quarterly thumbnail report$'; then
+  echo "image-check: the PDF sample did not preview (is libpoppler-glib8 installed?)" >&2
+  exit 1
+fi
+echo "image-check: PDFs preview through poppler (dlopen'd)"
 mkdir -p "$work/data"
 cp Samples/* "$work/data/" 2>/dev/null || true
 port=$((20000 + RANDOM % 20000))

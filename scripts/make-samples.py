@@ -93,3 +93,50 @@ if shutil.which("pyftsubset") and os.path.exists(dejavu):
     subprocess.run(["pyftsubset", dejavu, "--unicodes=U+0020-007E,U+00C0-00FF", "--no-hinting",
                     "--output-file=" + os.path.join(S, "serif-subset.ttf")], check=True, stderr=subprocess.DEVNULL)
 print("samples written")
+
+
+def pdf(name, info, pages):
+    """A small PDF written by hand: `pages` are lists of (font size, text) lines in Helvetica."""
+    objects = []
+
+    def add(body):
+        objects.append(body)
+        return len(objects)
+
+    catalog = add(None)
+    tree = add(None)
+    font = add(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
+    kids = []
+    for lines in pages:
+        ops, y = [], 780
+        for size, text in lines:
+            escaped = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+            ops.append(f"BT /F1 {size} Tf 72 {y} Td ({escaped}) Tj ET")
+            y -= size * 1.6 if text else 12
+        stream = "\n".join(ops).encode("cp1252")
+        content = add(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
+        kids.append(add(b"<< /Type /Page /Parent %d 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 %d 0 R >> >> /Contents %d 0 R >>"
+                        % (tree, font, content)))
+    objects[catalog - 1] = b"<< /Type /Catalog /Pages %d 0 R >>" % tree
+    objects[tree - 1] = b"<< /Type /Pages /Kids [%s] /Count %d >>" % (b" ".join(b"%d 0 R" % k for k in kids), len(kids))
+    fields = " ".join(f"/{k} ({v})" for k, v in info.items())
+    info_ref = add(f"<< {fields} >>".encode("cp1252"))
+    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for i, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % i + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    for o in offsets:
+        out += b"%010d 00000 n \n" % o
+    out += b"trailer\n<< /Size %d /Root %d 0 R /Info %d 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, catalog, info_ref, xref)
+    with open(os.path.join(S, name), "wb") as f:
+        f.write(out)
+
+
+pdf("report.pdf", {"Title": "Quarterly thumbnail report", "Author": "Vignette team", "Subject": "What the service made",
+                   "Creator": "scripts/make-samples.py", "CreationDate": "D:20261120090000Z"},
+    [[(20, "Quarterly thumbnail report"), (12, ""), (12, "Vignette made 1,204,332 thumbnails this quarter,"),
+      (12, "twice as many as the last one."), (12, ""), (12, "Most were photos; PDFs came second.")],
+     [(16, "Next steps"), (12, ""), (12, "Previews for audio and video files.")]])

@@ -62,6 +62,10 @@ struct PreviewCommand: ParsableCommand {
             do {
                 let rendered = try previews.render(try thumbnails.input(path: path), request: request, allowFallback: !noFallback)
                 let preview = rendered.preview
+                if let problem = rendered.problem {
+                    out.flush()
+                    Diagnostics.warn(path: path, "\(problem); showed the facts sheet instead")
+                }
                 switch format {
                 case .text:
                     if files.count > 1 { out.write((printed > 0 ? "\n" : "") + "==> \(path) <==\n") }

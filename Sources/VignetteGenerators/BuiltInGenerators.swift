@@ -34,6 +34,7 @@ public enum BuiltInGenerators {
         registry.register(OpenDocumentThumbnailGenerator(catalog: catalog, limits: options.imageLimits))
         registry.register(OfficeOpenXMLThumbnailGenerator(catalog: catalog, limits: options.imageLimits))
         registry.register(EPUBCoverGenerator(catalog: catalog, limits: options.imageLimits))
+        registry.register(PDFGenerator())
         registry.register(TextThumbnailGenerator(catalog: catalog))
         registry.register(FontGenerator())
     }

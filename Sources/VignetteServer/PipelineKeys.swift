@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-public import VignetteCore
+import VignetteCore
 
 /// The keys `POST /pipeline` accepts in its `key` parameter: Nextcloud's
 /// `preview_imaginary_key`, as imaginary's `-key` checks it.

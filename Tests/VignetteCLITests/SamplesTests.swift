@@ -32,6 +32,7 @@ struct SamplesTests {
         ("photo.jpg", "public.jpeg", "image", "fallback"),
         ("really-a-png.jpg", "public.png", "image", "fallback"),
         ("report.docx", "org.openxmlformats.wordprocessingml.document", "ooxml-thumbnail", "zip-listing"),
+        ("report.pdf", "com.adobe.pdf", "pdf-document", "pdf-document"),
         ("script.py", "public.python-script", "text-thumbnail", "source-code"),
         ("serif-subset.ttf", "public.truetype-ttf-font", "font", "font"),
         ("settings.yaml", "public.yaml", "text-thumbnail", "structured-text"),

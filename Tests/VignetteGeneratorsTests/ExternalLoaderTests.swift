@@ -137,16 +137,6 @@ struct ExternalLoaderTests {
         #expect(result.skipped.map(\.reason) == ["its command runs vignette itself"])
     }
 
-    @Test(.enabled(if: ExternalFixtures.installed("pdftoppm"), "needs poppler-utils"))
-    func theShippedPDFGeneratorThumbnailsAPDF() throws {
-        let result = ExternalFixtures.load([Self.shipped])
-        let input = try GeneratorInput(path: ExternalFixtures.path("minimal-document.pdf"), resolver: TypeResolver(catalog: result.catalog))
-        let (thumb, generator, _) = try result.registry.thumbnail(for: input, request: ThumbnailRequest(maxPixelSize: 128))
-        #expect(generator == "pdf")
-        #expect(thumb.bitmap.height == 128)
-        #expect(thumb.bitmap.width > 60 && thumb.bitmap.width < 128)
-    }
-
     @Test(.enabled(if: ExternalFixtures.installed("rsvg-convert"), "needs librsvg2-bin"))
     func theShippedSVGGeneratorThumbnailsAnSVG() throws {
         let result = ExternalFixtures.load([Self.shipped])
@@ -163,7 +153,7 @@ struct ExternalLoaderTests {
         let result = ExternalFixtures.load([Self.shipped])
         #expect(result.warnings.isEmpty, "\(result.warnings)")
         let loaded = Set(result.registry.generators.map(\.identifier))
-        for (id, tool) in [("pdf", "pdftoppm"), ("svg", "rsvg-convert"), ("video", "ffmpegthumbnailer")] {
+        for (id, tool) in [("svg", "rsvg-convert"), ("video", "ffmpegthumbnailer")] {
             if ExternalFixtures.installed(tool) {
                 #expect(loaded.contains(id))
             } else {

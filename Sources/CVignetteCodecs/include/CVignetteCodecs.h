@@ -6,3 +6,4 @@
 #include "vgn_process.h"
 #include "vgn_decoder.h"
 #include "vgn_icc.h"
+#include "vgn_pdf.h"

@@ -34,6 +34,12 @@ public struct RenderedPreview: Sendable {
     /// The file's preferred MIME type.
     public let mimeType: String
 
+    /// The generator failure that left only the facts sheet (an encrypted or damaged document),
+    /// if that is what happened.
+    public var problem: GeneratorRegistry.Attempt? {
+        generator == "fallback" ? attempts.first(where: \.isProblem) : nil
+    }
+
     /// The fields every JSON rendering carries: title, text, html, truncated, generator, type.
     public var jsonFields: [String: Any] {
         [

@@ -1,0 +1,377 @@
+/* vgn_pdf.c - a PDF's facts, the text of its first pages and a rendering of page 1, through
+ * poppler-glib in a forked child (see vgn_pdf.h).
+ *
+ * poppler is a large parser of hostile input, so it runs only in a child: a crash, a hang past the
+ * deadline, runaway memory (RLIMIT_DATA) or what it prints on stderr stays there. It is loaded
+ * with dlopen in that child, never linked: its libraries (glib, cairo, fontconfig, NSS) then cost
+ * nothing to the commands and requests that never see a PDF. */
+#define _GNU_SOURCE 1 /* pipe2 */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "vgn_internal.h"
+#include "vgn_pdf.h"
+
+/* The few poppler-glib, GLib and cairo declarations used, so that building needs none of their
+ * -dev packages; the ABI is stable across Debian releases (libpoppler-glib8, libcairo2). */
+typedef struct {
+    uint32_t domain;
+    int code;
+    char *message;
+} vgn_gerror;
+enum { VGN_POPPLER_ERROR_ENCRYPTED = 1 };
+enum { VGN_CAIRO_FORMAT_ARGB32 = 0 };
+
+typedef struct {
+    void *(*document_new_from_data)(char *, int, const char *, vgn_gerror **);
+    int (*document_get_n_pages)(void *);
+    void *(*document_get_page)(void *, int);
+    char *(*document_get_title)(void *);
+    char *(*document_get_author)(void *);
+    char *(*document_get_subject)(void *);
+    char *(*document_get_keywords)(void *);
+    char *(*document_get_creator)(void *);
+    char *(*document_get_producer)(void *);
+    char *(*document_get_pdf_version_string)(void *);
+    long (*document_get_creation_date)(void *);
+    long (*document_get_modification_date)(void *);
+    void (*page_get_size)(void *, double *, double *);
+    char *(*page_get_text)(void *);
+    void (*page_render)(void *, void *);
+    void (*g_free)(void *);
+    void (*g_error_free)(vgn_gerror *);
+    void (*g_object_unref)(void *);
+    void *(*cairo_image_surface_create)(int, int, int);
+    void *(*cairo_create)(void *);
+    void (*cairo_scale)(void *, double, double);
+    void (*cairo_set_source_rgb)(void *, double, double, double);
+    void (*cairo_paint)(void *);
+    void (*cairo_destroy)(void *);
+    void (*cairo_surface_flush)(void *);
+    unsigned char *(*cairo_image_surface_get_data)(void *);
+    int (*cairo_image_surface_get_stride)(void *);
+    int (*cairo_surface_status)(void *);
+    void (*cairo_surface_destroy)(void *);
+} vgn_poppler_api;
+
+/* The child's first message; the text (text_size bytes) and the RGBA pixels follow. */
+typedef struct {
+    int32_t code;
+    char message[VGN_MSG_LEN];
+    vgn_pdf_facts facts;
+} vgn_pdf_reply;
+
+static int vgn_pdf_bind(vgn_poppler_api *api, char *why, size_t why_size)
+{
+    /* RTLD_GLOBAL: poppler-glib's own dependencies (GLib, GObject, cairo) then resolve below. */
+    void *poppler = dlopen("libpoppler-glib.so.8", RTLD_NOW | RTLD_GLOBAL);
+    void *cairo = poppler ? dlopen("libcairo.so.2", RTLD_NOW | RTLD_GLOBAL) : NULL;
+    void *glib = poppler ? dlopen("libglib-2.0.so.0", RTLD_NOW | RTLD_GLOBAL) : NULL;
+    void *gobject = poppler ? dlopen("libgobject-2.0.so.0", RTLD_NOW | RTLD_GLOBAL) : NULL;
+    if (poppler == NULL || cairo == NULL || glib == NULL || gobject == NULL) {
+        snprintf(why, why_size, "poppler is not installed (Debian: libpoppler-glib8)");
+        return -1;
+    }
+#define VGN_BIND(lib, field, name)                                                          \
+    do {                                                                                    \
+        *(void **)(&api->field) = dlsym(lib, name);                                         \
+        if (api->field == NULL) {                                                           \
+            snprintf(why, why_size, "poppler-glib has no %s (too old a libpoppler-glib8?)", name); \
+            return -1;                                                                      \
+        }                                                                                   \
+    } while (0)
+    VGN_BIND(poppler, document_new_from_data, "poppler_document_new_from_data");
+    VGN_BIND(poppler, document_get_n_pages, "poppler_document_get_n_pages");
+    VGN_BIND(poppler, document_get_page, "poppler_document_get_page");
+    VGN_BIND(poppler, document_get_title, "poppler_document_get_title");
+    VGN_BIND(poppler, document_get_author, "poppler_document_get_author");
+    VGN_BIND(poppler, document_get_subject, "poppler_document_get_subject");
+    VGN_BIND(poppler, document_get_keywords, "poppler_document_get_keywords");
+    VGN_BIND(poppler, document_get_creator, "poppler_document_get_creator");
+    VGN_BIND(poppler, document_get_producer, "poppler_document_get_producer");
+    VGN_BIND(poppler, document_get_pdf_version_string, "poppler_document_get_pdf_version_string");
+    VGN_BIND(poppler, document_get_creation_date, "poppler_document_get_creation_date");
+    VGN_BIND(poppler, document_get_modification_date, "poppler_document_get_modification_date");
+    VGN_BIND(poppler, page_get_size, "poppler_page_get_size");
+    VGN_BIND(poppler, page_get_text, "poppler_page_get_text");
+    VGN_BIND(poppler, page_render, "poppler_page_render");
+    VGN_BIND(glib, g_free, "g_free");
+    VGN_BIND(glib, g_error_free, "g_error_free");
+    VGN_BIND(gobject, g_object_unref, "g_object_unref");
+    VGN_BIND(cairo, cairo_image_surface_create, "cairo_image_surface_create");
+    VGN_BIND(cairo, cairo_create, "cairo_create");
+    VGN_BIND(cairo, cairo_scale, "cairo_scale");
+    VGN_BIND(cairo, cairo_set_source_rgb, "cairo_set_source_rgb");
+    VGN_BIND(cairo, cairo_paint, "cairo_paint");
+    VGN_BIND(cairo, cairo_destroy, "cairo_destroy");
+    VGN_BIND(cairo, cairo_surface_flush, "cairo_surface_flush");
+    VGN_BIND(cairo, cairo_image_surface_get_data, "cairo_image_surface_get_data");
+    VGN_BIND(cairo, cairo_image_surface_get_stride, "cairo_image_surface_get_stride");
+    VGN_BIND(cairo, cairo_surface_status, "cairo_surface_status");
+    VGN_BIND(cairo, cairo_surface_destroy, "cairo_surface_destroy");
+#undef VGN_BIND
+    return 0;
+}
+
+/* Copies a GLib string into a fixed field (cut at a character boundary) and frees it. */
+static void vgn_pdf_take(const vgn_poppler_api *api, char *text, char *field, size_t field_size)
+{
+    size_t n;
+    if (text == NULL) return;
+    n = strlen(text);
+    if (n >= field_size) {
+        n = field_size - 1;
+        while (n > 0 && ((unsigned char)text[n] & 0xC0) == 0x80) n--;
+    }
+    memcpy(field, text, n);
+    field[n] = 0;
+    api->g_free(text);
+}
+
+/* Caps the child's private memory at what it holds now plus `limit` bytes. */
+static void vgn_pdf_cap_memory(size_t limit)
+{
+    struct rlimit r;
+    long data_kb = 0;
+    char line[128];
+    FILE *status = fopen("/proc/self/status", "re");
+    if (status != NULL) {
+        while (fgets(line, sizeof line, status) != NULL)
+            if (sscanf(line, "VmData: %ld kB", &data_kb) == 1) break;
+        fclose(status);
+    }
+    r.rlim_cur = r.rlim_max = (rlim_t)data_kb * 1024 + (rlim_t)limit;
+    (void)setrlimit(RLIMIT_DATA, &r);
+}
+
+static void vgn_pdf_fail(int fd, vgn_pdf_reply *reply, int code, const char *message)
+{
+    reply->code = code;
+    snprintf(reply->message, sizeof reply->message, "%s", message);
+    (void)vgn_fd_write_all(fd, reply, sizeof *reply);
+    _exit(0);
+}
+
+static void vgn_pdf_child(int fd, const uint8_t *data, size_t size, const vgn_pdf_request *request)
+{
+    vgn_poppler_api api;
+    vgn_pdf_reply reply;
+    vgn_gerror *error = NULL;
+    void *doc, *first;
+    char why[VGN_MSG_LEN];
+    char *text = NULL;
+    size_t text_size = 0;
+    uint8_t *pixels = NULL;
+    int pages, i;
+    vgn_child_quiet();
+    vgn_pdf_cap_memory(request->max_memory);
+    memset(&reply, 0, sizeof reply);
+    memset(&api, 0, sizeof api);
+    if (vgn_pdf_bind(&api, why, sizeof why) != 0) vgn_pdf_fail(fd, &reply, VGN_E_UNSUPPORTED, why);
+    if (size > 0x7FFFFFFF) vgn_pdf_fail(fd, &reply, VGN_E_LIMIT, "poppler reads PDFs of at most 2 GiB");
+    doc = api.document_new_from_data((char *)data, (int)size, NULL, &error);
+    if (doc == NULL) {
+        int encrypted = error != NULL && error->code == VGN_POPPLER_ERROR_ENCRYPTED;
+        snprintf(why, sizeof why, "%s",
+                 encrypted ? "the PDF is encrypted and needs a password"
+                 : error != NULL && error->message != NULL ? error->message
+                                                            : "poppler cannot read this PDF");
+        if (error != NULL) api.g_error_free(error);
+        reply.facts.encrypted = encrypted;
+        vgn_pdf_fail(fd, &reply, encrypted ? VGN_E_UNSUPPORTED : VGN_E_INVALID, why);
+    }
+    pages = api.document_get_n_pages(doc);
+    reply.facts.pages = pages > 0 ? (uint32_t)pages : 0;
+    vgn_pdf_take(&api, api.document_get_title(doc), reply.facts.title, sizeof reply.facts.title);
+    vgn_pdf_take(&api, api.document_get_author(doc), reply.facts.author, sizeof reply.facts.author);
+    vgn_pdf_take(&api, api.document_get_subject(doc), reply.facts.subject, sizeof reply.facts.subject);
+    vgn_pdf_take(&api, api.document_get_keywords(doc), reply.facts.keywords, sizeof reply.facts.keywords);
+    vgn_pdf_take(&api, api.document_get_creator(doc), reply.facts.creator, sizeof reply.facts.creator);
+    vgn_pdf_take(&api, api.document_get_producer(doc), reply.facts.producer, sizeof reply.facts.producer);
+    vgn_pdf_take(&api, api.document_get_pdf_version_string(doc), reply.facts.version, sizeof reply.facts.version);
+    reply.facts.created = (int64_t)api.document_get_creation_date(doc);
+    reply.facts.modified = (int64_t)api.document_get_modification_date(doc);
+    first = pages > 0 ? api.document_get_page(doc, 0) : NULL;
+    if (first != NULL) api.page_get_size(first, &reply.facts.page_width, &reply.facts.page_height);
+
+    /* Text of the first pages, form feed between pages, cut at max_text bytes. */
+    if (request->max_text > 0) {
+        text = (char *)malloc(request->max_text);
+        if (text == NULL) vgn_pdf_fail(fd, &reply, VGN_E_NOMEM, "no memory for the text");
+        for (i = 0; i < pages && (uint32_t)i < request->max_pages && text_size < request->max_text; i++) {
+            void *page = i == 0 ? first : api.document_get_page(doc, i);
+            char *page_text;
+            size_t n;
+            if (page == NULL) break;
+            page_text = api.page_get_text(page);
+            if (i > 0 && text_size < request->max_text) text[text_size++] = '\f';
+            n = page_text != NULL ? strlen(page_text) : 0;
+            if (n > request->max_text - text_size) {
+                n = request->max_text - text_size;
+                reply.facts.text_cut = 1;
+            }
+            if (n > 0) memcpy(text + text_size, page_text, n);
+            text_size += n;
+            if (page_text != NULL) api.g_free(page_text);
+            if (page != first) api.g_object_unref(page);
+            reply.facts.text_pages = (uint32_t)i + 1;
+        }
+        if (reply.facts.text_pages < reply.facts.pages && reply.facts.text_pages >= request->max_pages) reply.facts.text_cut = 1;
+    }
+    reply.facts.text_size = text_size;
+
+    /* Page 1 on white, its longest side `render_side` pixels. */
+    if (request->render_side > 0 && first != NULL && reply.facts.page_width > 0 && reply.facts.page_height > 0 &&
+        isfinite(reply.facts.page_width) && isfinite(reply.facts.page_height)) {
+        double longest = reply.facts.page_width > reply.facts.page_height ? reply.facts.page_width : reply.facts.page_height;
+        double scale = request->render_side / longest;
+        int w = (int)lround(reply.facts.page_width * scale), h = (int)lround(reply.facts.page_height * scale);
+        void *surface, *cr;
+        if (w < 1) w = 1;
+        if (h < 1) h = 1;
+        if ((uint32_t)w > request->render_side) w = (int)request->render_side;
+        if ((uint32_t)h > request->render_side) h = (int)request->render_side;
+        surface = api.cairo_image_surface_create(VGN_CAIRO_FORMAT_ARGB32, w, h);
+        if (surface == NULL || api.cairo_surface_status(surface) != 0)
+            vgn_pdf_fail(fd, &reply, VGN_E_NOMEM, "no memory for the page rendering");
+        cr = api.cairo_create(surface);
+        api.cairo_set_source_rgb(cr, 1, 1, 1);
+        api.cairo_paint(cr);
+        api.cairo_scale(cr, scale, scale);
+        api.page_render(first, cr);
+        api.cairo_destroy(cr);
+        api.cairo_surface_flush(surface);
+        pixels = (uint8_t *)malloc((size_t)w * (size_t)h * 4);
+        if (pixels == NULL) vgn_pdf_fail(fd, &reply, VGN_E_NOMEM, "no memory for the page rendering");
+        {
+            const unsigned char *src = api.cairo_image_surface_get_data(surface);
+            int stride = api.cairo_image_surface_get_stride(surface), x, y;
+            for (y = 0; y < h; y++) {
+                const uint32_t *row = (const uint32_t *)(const void *)(src + (size_t)y * (size_t)stride);
+                uint8_t *out = pixels + (size_t)y * (size_t)w * 4;
+                for (x = 0; x < w; x++) {
+                    /* Painted on opaque white first: every pixel is opaque, so premultiplied = straight. */
+                    uint32_t p = row[x];
+                    out[x * 4] = (uint8_t)(p >> 16);
+                    out[x * 4 + 1] = (uint8_t)(p >> 8);
+                    out[x * 4 + 2] = (uint8_t)p;
+                    out[x * 4 + 3] = 255;
+                }
+            }
+        }
+        api.cairo_surface_destroy(surface);
+        reply.facts.width = (uint32_t)w;
+        reply.facts.height = (uint32_t)h;
+    }
+    reply.code = VGN_OK;
+    if (vgn_fd_write_all(fd, &reply, sizeof reply) != 0) _exit(0);
+    if (text_size > 0 && vgn_fd_write_all(fd, text, text_size) != 0) _exit(0);
+    if (pixels != NULL) (void)vgn_fd_write_all(fd, pixels, (size_t)reply.facts.width * reply.facts.height * 4);
+    _exit(0);
+}
+
+int vgn_pdf_read_isolated(const uint8_t *data, size_t size, const vgn_pdf_request *request, vgn_pdf_facts *out,
+                          vgn_error *err)
+{
+    int fds[2], status = 0, rc, code;
+    pid_t pid;
+    vgn_pdf_reply reply;
+    int64_t deadline;
+    char msg[VGN_MSG_LEN];
+    size_t pixel_bytes = 0;
+    if (out == NULL || request == NULL || data == NULL || size == 0) {
+        vgn_err_fill(err, VGN_E_STATE, "no data", NULL);
+        return VGN_E_STATE;
+    }
+    memset(out, 0, sizeof *out);
+    if (request->render_side > VGN_PDF_MAX_RENDER_SIDE) {
+        vgn_err_fill(err, VGN_E_LIMIT, "the page rendering asked for is too large", NULL);
+        return VGN_E_LIMIT;
+    }
+    if (pipe2(fds, O_CLOEXEC) != 0) {
+        vgn_err_fill(err, VGN_E_IO, "cannot make a pipe for the PDF reader", NULL);
+        return VGN_E_IO;
+    }
+    pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        vgn_err_fill(err, VGN_E_IO, "cannot start the PDF reader", NULL);
+        return VGN_E_IO;
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        vgn_pdf_child(fds[1], data, size, request);
+        _exit(0);
+    }
+    close(fds[1]);
+    memset(&reply, 0, sizeof reply);
+    deadline = vgn_monotonic_ms() + request->timeout_ms;
+    rc = vgn_fd_read_all(fds[0], &reply, sizeof reply, deadline);
+    if (rc == 0 && reply.code == VGN_OK) {
+        reply.facts.text = NULL;
+        reply.facts.pixels = NULL;
+        pixel_bytes = (size_t)reply.facts.width * reply.facts.height * 4;
+        if (reply.facts.text_size > request->max_text || reply.facts.width > request->render_side ||
+            reply.facts.height > request->render_side)
+            rc = -3;
+        if (rc == 0 && reply.facts.text_size > 0) {
+            reply.facts.text = (char *)malloc(reply.facts.text_size + 1);
+            rc = reply.facts.text == NULL ? -3 : vgn_fd_read_all(fds[0], reply.facts.text, reply.facts.text_size, deadline);
+            if (rc == 0) reply.facts.text[reply.facts.text_size] = 0;
+        }
+        if (rc == 0 && pixel_bytes > 0) {
+            reply.facts.pixels = (uint8_t *)malloc(pixel_bytes);
+            rc = reply.facts.pixels == NULL ? -3 : vgn_fd_read_all(fds[0], reply.facts.pixels, pixel_bytes, deadline);
+        }
+    }
+    if (rc == -2) kill(pid, SIGKILL);
+    close(fds[0]);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (rc == 0 && reply.code != VGN_OK) {
+        out->encrypted = reply.facts.encrypted;
+        vgn_err_fill(err, reply.code, reply.message, NULL);
+        return reply.code;
+    }
+    if (rc != 0) {
+        free(reply.facts.text);
+        free(reply.facts.pixels);
+        code = rc == -2 ? VGN_E_LIMIT : rc == -3 ? VGN_E_NOMEM : VGN_E_INVALID;
+        if (rc == -2)
+            snprintf(msg, sizeof msg, "poppler: no answer within %u ms; the reader was stopped", request->timeout_ms);
+        else if (rc == -3)
+            snprintf(msg, sizeof msg, "poppler: the answer is larger than asked for");
+        else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+            snprintf(msg, sizeof msg, "poppler was stopped (over its memory limit of %zu MB?)", request->max_memory >> 20);
+        else if (WIFSIGNALED(status))
+            snprintf(msg, sizeof msg, "poppler crashed on this file (signal %d)", WTERMSIG(status));
+        else
+            snprintf(msg, sizeof msg, "poppler stopped before answering (over its memory limit of %zu MB?)",
+                     request->max_memory >> 20);
+        vgn_err_fill(err, code, msg, NULL);
+        return code;
+    }
+    *out = reply.facts;
+    vgn_err_fill(err, VGN_OK, NULL, NULL);
+    return VGN_OK;
+}
+
+void vgn_pdf_facts_free(vgn_pdf_facts *facts)
+{
+    if (facts == NULL) return;
+    free(facts->text);
+    free(facts->pixels);
+    facts->text = NULL;
+    facts->pixels = NULL;
+}
