@@ -35,6 +35,8 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
     case plist
     /// The viewer fallback: file facts, hex dump and printable strings.
     case fallback
+    /// Image metadata: EXIF, XMP and ICC descriptions found in JPEG, PNG, WebP and TIFF containers.
+    case imageMetadata = "image-metadata"
     /// imaginary's `operations` JSON (the service's `POST /pipeline`), and the plan it makes.
     case imaginary
 
@@ -77,6 +79,9 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
             preview(bytes, generator: "structured-text", filename: "input.plist")
             preview(bytes, generator: "structured-text", filename: "input.yaml")
         case .fallback: preview(bytes, generator: "fallback", filename: "input.bin")
+        case .imageMetadata:
+            _ = ImageMetadata(bytes)
+            _ = ExifData(tiff: bytes)
         case .imaginary:
             guard let plan = try? PipelinePlan(operations: String(decoding: bytes, as: UTF8.self), maxSide: 64) else { return }
             _ = plan.request.outputSize(width: 300, height: 200)

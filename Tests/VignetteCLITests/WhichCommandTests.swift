@@ -48,7 +48,7 @@ struct WhichCommandTests {
             ])
         #expect(image["priority"] as? String == "standard")
         #expect(image["origin"] as? String == "built-in")
-        #expect(image["capabilities"] as? [String] == ["thumbnail"])
+        #expect(image["capabilities"] as? [String] == ["thumbnail", "preview"])
         #expect(list.last?["identifier"] as? String == "fallback")
         let text = try CLI.run(["generators"], currentDirectory: root)
         #expect(text.stdout.contains("fallback  [thumbnail, preview]  priority fallback  from built-in\n  types:  public.item\n"))

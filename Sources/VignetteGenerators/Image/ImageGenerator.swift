@@ -1,16 +1,17 @@
 public import VignetteCore
 public import VignetteImaging
 
-/// Thumbnails of JPEG and PNG images, shrunk while decoding (see `ImageDecoder`).
-public struct ImageGenerator: BuiltInGenerator, ThumbnailGenerating {
+/// Thumbnails of images, shrunk while decoding (see `ImageDecoder`), and previews that show the
+/// picture with its facts (see `ImageGenerator+Preview.swift`).
+public struct ImageGenerator: BuiltInGenerator, ThumbnailGenerating, PreviewGenerating {
     /// `image`.
     public let identifier = "image"
     /// JPEG and PNG.
     public let supportedTypes = ImageThumbnailer.supportedTypes
     /// The file-size cap of the image limits.
     public var limits: GeneratorLimits { GeneratorLimits(maxFileBytes: imageLimits.maxFileBytes) }
-    private let imageLimits: ImageLimits
-    private let thumbnailer: ImageThumbnailer
+    let imageLimits: ImageLimits
+    let thumbnailer: ImageThumbnailer
 
     /// Creates the generator over a catalog, with decoding caps.
     public init(catalog: TypeCatalog, limits: ImageLimits = .standard) {

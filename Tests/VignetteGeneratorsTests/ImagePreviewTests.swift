@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+import VignetteCore
+import VignetteImaging
+
+@testable import VignetteGenerators
+
+@Suite("Image previews: the picture and its facts (EXIF, XMP, colour profile)")
+struct ImagePreviewTests {
+    static let generator = ImageGenerator(catalog: .builtIn)
+
+    func preview(_ relative: String) throws -> TextPreview {
+        try Self.generator.makePreview(for: try GeneratorFixtures.input(relative), request: PreviewRequest())
+    }
+
+    @Test func aCanonPhotoShowsItsCameraExposureAndDate() throws {
+        let p = try preview("exif/flower.jpg")
+        #expect(p.title == "JPEG image, 480 × 360")
+        #expect(
+            p.text
+                == "Size: 480 × 360 pixels (0.2 MP)\nFormat: JPEG image, 8-bit YCbCr\nCamera: Canon PowerShot S40\n"
+                + "Exposure: 1/500 s, f/4.9, 21.3 mm\nTaken: 2003-12-14 12:01:44\n")
+        #expect(p.html.hasPrefix("<figure class=\"picture\"><img src=\"data:image/jpeg;base64,"))
+        #expect(p.html.contains("width=\"480\" height=\"360\""))
+        #expect(p.html.contains("<dt>Camera</dt><dd>Canon PowerShot S40</dd>"))
+    }
+
+    @Test func bigEndianEXIFWithArtistAndCopyright() throws {
+        let p = try preview("exif/broken_exif_dpi.jpg")
+        #expect(p.text.contains("Camera: NIKON D800\nExposure: 1/250 s, f/8, ISO 400, 14 mm\nTaken: 2013-09-11 16:45:13\n"))
+        #expect(p.text.contains("Artist: Ross_Pushinaitis\nCopyright: Ross_Pushinaitis\nSoftware: Adobe Photoshop CC (Macintosh)\n"))
+    }
+
+    @Test func aPhoneShotShowsItsLensGPSAndProfile() throws {
+        let p = try preview("exif/ultrahdr.jpg")
+        #expect(p.text.contains("Colour profile: sRGB IEC61966-2.1\n"))
+        #expect(p.text.contains("Camera: Google Pixel 6\nLens: Google Pixel 6 back camera 6.81mm f/1.85\n"))
+        #expect(p.text.contains("GPS position: 30.62765° N, 119.73877° E, 99 m\n"))
+    }
+
+    @Test func xmpTitleAndDescriptionFromJPEGAndPNG() throws {
+        let xmp = Array(
+            ("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF><rdf:Description><dc:title><rdf:Alt><rdf:li xml:lang=\"x-default\">"
+                + "Harbour at dusk</rdf:li></rdf:Alt></dc:title><dc:description><rdf:Alt><rdf:li xml:lang=\"x-default\">Boats &amp; "
+                + "cranes</rdf:li></rdf:Alt></dc:description></rdf:Description></rdf:RDF></x:xmpmeta>").utf8)
+        let photo = Array(try Data(contentsOf: URL(fileURLWithPath: GeneratorFixtures.path("exif/flower.jpg"))))
+        let body = Array("http://ns.adobe.com/xap/1.0/\0".utf8) + xmp
+        let app1 = [0xFF, 0xE1, UInt8((body.count + 2) >> 8), UInt8((body.count + 2) & 0xFF)] + body
+        let jpeg = Array(photo.prefix(2)) + app1 + Array(photo.dropFirst(2))
+        let fromJPEG = ImageMetadata(jpeg)
+        #expect(fromJPEG.title == "Harbour at dusk")
+        #expect(fromJPEG.description == "Boats & cranes")
+        #expect(fromJPEG.exif?.model == "Canon PowerShot S40")
+
+        let png = try ImageEncoder.png(Bitmap(width: 2, height: 2))
+        let itxt = Self.chunk("iTXt", Array("XML:com.adobe.xmp\0\0\0\0\0".utf8) + xmp)
+        let withXMP = Array(png.prefix(33)) + itxt + Array(png.dropFirst(33))
+        let fromPNG = ImageMetadata(withXMP)
+        #expect(fromPNG.title == "Harbour at dusk")
+        #expect(fromPNG.details == "8-bit RGBA")
+    }
+
+    @Test func hostileEXIFIsBoundedNotTrusted() {
+        // An IFD claiming 65535 entries, offsets past the end, a self-referencing Exif pointer.
+        var tiff: [UInt8] = Array("II*\0".utf8) + [8, 0, 0, 0] + [0xFF, 0xFF]
+        tiff += [0x69, 0x87, 4, 0, 1, 0, 0, 0, 8, 0, 0, 0]  // Exif IFD pointer back to IFD0
+        tiff += [0x0F, 0x01, 2, 0, 0xFF, 0xFF, 0xFF, 0x7F, 0xF0, 0xFF, 0xFF, 0xFF]  // Make, 2 GB of text far away
+        let exif = ExifData(tiff: tiff)
+        #expect(exif != nil)
+        #expect(exif?.make == nil)
+        #expect(ExifData(tiff: Array("MM\0*".utf8)) == nil)
+        #expect(ImageMetadata([0xFF, 0xD8, 0xFF, 0xE1, 0xFF, 0xFF] + Array("Exif\0\0".utf8)).exif == nil)
+    }
+
+    @Test func aPixelBombStillGetsItsFacts() throws {
+        var png = try ImageEncoder.png(Bitmap(width: 2, height: 2))
+        // IHDR's width and height to 65535 × 65535 (the CRC is not checked before the size is).
+        png.replaceSubrange(16..<24, with: [0, 0, 0xFF, 0xFF, 0, 0, 0xFF, 0xFF])
+        let input = GeneratorInput(bytes: png, filename: "bomb.png", resolver: TypeResolver(catalog: .builtIn))
+        let p = try Self.generator.makePreview(for: input, request: PreviewRequest())
+        #expect(p.text.hasPrefix("Size: 65535 × 65535 pixels (4295 MP)\nFormat: PNG image, 8-bit RGBA\nPicture: not drawn ("))
+        #expect(!p.html.contains("<img"))
+    }
+
+    static func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+        let length = [
+            UInt8(body.count >> 24 & 0xFF), UInt8(body.count >> 16 & 0xFF), UInt8(body.count >> 8 & 0xFF), UInt8(body.count & 0xFF),
+        ]
+        let typed = Array(type.utf8) + body
+        return length + typed + [0, 0, 0, 0]
+    }
+}
