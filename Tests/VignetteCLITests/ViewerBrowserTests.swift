@@ -16,7 +16,8 @@ struct ViewerBrowserTests {
 
     /// Each sample, the generator rows the page must show, and a piece of its own content.
     @Test(arguments: [
-        ("photo.jpg", "<th>Thumbnail by</th><td>image</td>", "data:image/png;base64,"),
+        ("photo.jpg", "<th>Preview by</th><td>image</td>", "<dt>Size</dt><dd>640 × 400 pixels (0.3 MP)</dd>"),
+        ("report.pdf", "<th>Preview by</th><td>pdf-document</td>", "<dt>Title</dt><dd>Quarterly thumbnail report</dd>"),
         ("notes.txt", "<th>Preview by</th><td>text</td>", "Vignette sample notes"),
         ("data.csv", "<th>Preview by</th><td>csv</td>", "<th>population</th>"),
         ("guide.md", "<th>Preview by</th><td>markdown</td>", "Vignette guide</h1>"),

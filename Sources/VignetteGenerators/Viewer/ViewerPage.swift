@@ -81,6 +81,9 @@ public enum ViewerPage {
         th{text-align:left;padding:2px 10px 2px 0;color:#5a6577;vertical-align:top;white-space:nowrap}\
         td{word-break:break-all}.preview{flex:1;min-width:0;background:#fff;border:1px solid #d5dbe5;padding:16px}\
         pre{font:13px/1.4 "DejaVu Sans Mono",monospace;overflow:auto;white-space:pre}\
-        .preview table{font-size:13px}.preview td,.preview th{border:1px solid #d5dbe5;padding:2px 6px}
+        .preview table{font-size:13px}.preview td,.preview th{border:1px solid #d5dbe5;padding:2px 6px}\
+        dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;font-size:13px;margin:0 0 12px}\
+        dl.facts dt{color:#5a6577}dl.facts dd{margin:0;word-break:break-word}\
+        figure.picture{margin:0 0 12px}figure.picture img{max-width:100%;height:auto}
         """
 }
