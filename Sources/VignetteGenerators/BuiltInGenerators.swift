@@ -29,6 +29,7 @@ public enum BuiltInGenerators {
         registry.register(MarkdownGenerator())
         registry.register(MarkupGenerator(catalog: catalog))
         registry.register(StructuredTextGenerator())
+        registry.register(MailPreviewGenerator())
         registry.register(ZipListingGenerator(limits: options.archiveLimits))
         registry.register(TarListingGenerator(catalog: catalog, limits: options.archiveLimits))
         registry.register(OpenDocumentThumbnailGenerator(catalog: catalog, limits: options.imageLimits))

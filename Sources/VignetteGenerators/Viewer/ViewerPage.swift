@@ -84,6 +84,7 @@ public enum ViewerPage {
         .preview table{font-size:13px}.preview td,.preview th{border:1px solid #d5dbe5;padding:2px 6px}\
         dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;font-size:13px;margin:0 0 12px}\
         dl.facts dt{color:#5a6577}dl.facts dd{margin:0;word-break:break-word}\
-        figure.picture{margin:0 0 12px}figure.picture img{max-width:100%;height:auto}
+        figure.picture{margin:0 0 12px}figure.picture img{max-width:100%;height:auto}\
+        .preview pre.vignette-mail-body{white-space:pre-wrap;word-break:break-word}
         """
 }

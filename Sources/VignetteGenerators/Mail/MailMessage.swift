@@ -1,0 +1,160 @@
+/// An e-mail message as a preview shows it: its header, the readable body (text/plain parts,
+/// else HTML ones), the attachments with their decoded sizes, and notes on what was damaged or
+/// over a limit.
+///
+/// The MIME tree is walked with every bound of `MailLimits`: parts, nesting depth, header
+/// fields and their length. Attachments are measured, never decoded (base64 is counted).
+struct MailMessage {
+    /// One attachment: its file name (or a stand-in), MIME type and decoded size in bytes.
+    struct Attachment: Equatable {
+        /// The file name given, or `(no name)`.
+        let name: String
+        /// The MIME type, lower-cased (`application/pdf`).
+        let type: String
+        /// The decoded size in bytes.
+        let size: Int
+    }
+
+    /// One readable part of the body, decoded to text.
+    struct BodyPart: Equatable {
+        /// The text (or the HTML source when `isHTML`).
+        let text: String
+        /// Whether `text` is HTML.
+        let isHTML: Bool
+    }
+
+    /// The message's own header.
+    let header: MIMEHeader
+    /// The readable parts, in order.
+    private(set) var bodyParts: [BodyPart] = []
+    /// The attachments, in order.
+    private(set) var attachments: [Attachment] = []
+    /// What was wrong or left out, as sentences.
+    private(set) var notes: [String] = []
+    private var partsSeen = 0
+    private let limits: MailLimits
+
+    /// Parses the message in `bytes`.
+    init(_ bytes: ArraySlice<UInt8>, limits: MailLimits = .standard) {
+        self.limits = limits
+        header = MIMEHeader(bytes, limits: limits)
+        notes += header.notes
+        walk(bytes, header: header, depth: 0)
+    }
+
+    /// Reads one part: a multipart's children, a readable text, or an attachment.
+    private mutating func walk(_ bytes: ArraySlice<UInt8>, header: MIMEHeader, depth: Int) {
+        partsSeen += 1
+        if partsSeen > limits.maxParts {
+            if partsSeen == limits.maxParts + 1 { note("only the first \(limits.maxParts) MIME parts were read") }
+            return
+        }
+        if depth > 0 { notes += header.notes }
+        let body = bytes[header.bodyStart...]
+        let contentType = header.raw("Content-Type").map(MIMEParameters.init)
+        let type = contentType.map { $0.value.contains("/") ? $0.value : "text/plain" } ?? "text/plain"
+        if type.hasPrefix("multipart/") {
+            if let boundary = contentType?["boundary"], !boundary.isEmpty {
+                walkMultipart(body, type: type, boundary: boundary, depth: depth)
+                return
+            }
+            note("a \(type) part has no boundary parameter; its body is shown as text")
+            bodyParts.append(BodyPart(text: MailCharset.decode(body, charset: nil), isHTML: false))
+            return
+        }
+        let disposition = header.raw("Content-Disposition").map(MIMEParameters.init)
+        let encoding = header.text("Content-Transfer-Encoding")?.lowercased() ?? "7bit"
+        let filename = disposition?["filename"] ?? contentType?["name"]
+        let readable = type == "text/plain" || type == "text/html"
+        if readable && filename == nil && disposition?.value != "attachment" {
+            var bytes = Array(body)
+            if encoding == "base64" {
+                let decoded = TransferDecoding.base64(body)
+                if decoded.damaged { note("the base64 of a \(type) part is damaged or cut; shown as far as it decodes") }
+                bytes = decoded.bytes
+            } else if encoding == "quoted-printable" {
+                bytes = TransferDecoding.quotedPrintable(body)
+            }
+            bodyParts.append(BodyPart(text: MailCharset.decode(bytes[...], charset: contentType?["charset"]), isHTML: type == "text/html"))
+            return
+        }
+        var name = filename ?? "(no name)"
+        if filename == nil, type == "message/rfc822", let subject = MIMEHeader(body, limits: limits).text("Subject") {
+            name = "(message: \(subject))"
+        }
+        attachments.append(Attachment(name: name, type: type, size: Self.decodedSize(body, encoding: encoding)))
+    }
+
+    /// Reads the parts of a multipart body: every one, or for `multipart/alternative` the plainest.
+    private mutating func walkMultipart(_ body: ArraySlice<UInt8>, type: String, boundary: String, depth: Int) {
+        guard depth < limits.maxDepth else {
+            note("multipart nesting is deeper than \(limits.maxDepth) levels; the parts below were not read")
+            return
+        }
+        let (parts, closed) = Self.split(body, boundary: boundary, maxParts: limits.maxParts + 1)
+        if parts.isEmpty {
+            note("the \(type) part's boundary never occurs in its body; the body is shown as text")
+            bodyParts.append(BodyPart(text: MailCharset.decode(body, charset: nil), isHTML: false))
+            return
+        }
+        if !closed { note("a \(type) part has no closing boundary; the message may be cut") }
+        let headers = parts.map { MIMEHeader($0, limits: limits) }
+        if type == "multipart/alternative" {
+            let kinds = headers.map { header in header.raw("Content-Type").map(MIMEParameters.init)?.value ?? "text/plain" }
+            let chosen =
+                kinds.firstIndex(of: "text/plain") ?? kinds.firstIndex(of: "text/html")
+                ?? kinds.firstIndex { $0.hasPrefix("multipart/") } ?? parts.count - 1
+            walk(parts[chosen], header: headers[chosen], depth: depth + 1)
+            return
+        }
+        for (part, header) in zip(parts, headers) {
+            walk(part, header: header, depth: depth + 1)
+            if partsSeen > limits.maxParts { break }
+        }
+    }
+
+    /// Adds a note once.
+    private mutating func note(_ text: String) {
+        if !notes.contains(text) && notes.count < 20 { notes.append(text) }
+    }
+
+    /// The parts of a multipart body between `--boundary` lines (the preamble and epilogue left
+    /// out, the line end before each delimiter belonging to it), and whether `--boundary--` closed it.
+    static func split(_ body: ArraySlice<UInt8>, boundary: String, maxParts: Int) -> (parts: [ArraySlice<UInt8>], closed: Bool) {
+        let delimiter = Array(("--" + boundary).utf8)
+        var parts: [ArraySlice<UInt8>] = []
+        var partStart: Int? = nil
+        var lineStart = body.startIndex
+        while lineStart < body.endIndex {
+            let newline = body[lineStart...].firstIndex(of: 0x0A)
+            let next = newline.map { $0 + 1 } ?? body.endIndex
+            if body[lineStart...].starts(with: delimiter) {
+                var rest = body[(lineStart + delimiter.count)..<(newline ?? body.endIndex)]
+                let closing = rest.starts(with: [UInt8(ascii: "-"), UInt8(ascii: "-")])
+                if closing { rest = rest.dropFirst(2) }
+                if rest.allSatisfy(TransferDecoding.isSpace) {
+                    if let start = partStart {
+                        var end = lineStart
+                        if end > start, body[end - 1] == 0x0A { end -= 1 }
+                        if end > start, body[end - 1] == 0x0D { end -= 1 }
+                        parts.append(body[start..<end])
+                    }
+                    if closing || parts.count >= maxParts { return (parts, true) }
+                    partStart = next
+                }
+            }
+            lineStart = next
+        }
+        if let start = partStart, start <= body.endIndex { parts.append(body[start...]) }
+        return (parts, false)
+    }
+
+    /// The size of a part's content once its transfer encoding is undone.
+    static func decodedSize(_ body: ArraySlice<UInt8>, encoding: String) -> Int {
+        switch encoding {
+        case "base64": TransferDecoding.base64DecodedCount(body)
+        case "quoted-printable": TransferDecoding.quotedPrintable(body).count
+        default: body.count
+        }
+    }
+}

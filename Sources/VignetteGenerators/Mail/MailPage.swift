@@ -1,0 +1,131 @@
+import Foundation
+import VignetteCore
+
+/// One message laid out for a preview: the header block, the body text cut to a budget, the
+/// attachment list and the notes, as plain text and as an HTML fragment.
+struct MailPage {
+    /// Header fields shown, in this order, when present.
+    static let shownFields = ["Subject", "From", "To", "Cc", "Date"]
+    /// Longest attachment name before the column is cut (text rendering).
+    static let nameColumn = 40
+
+    /// The plain-text rendering.
+    let text: String
+    /// The HTML rendering.
+    let html: String
+    /// Whether the body was cut to the budget.
+    let truncated: Bool
+    /// Bytes of body text shown (UTF-8), counted against a mailbox's budget.
+    let bodyBytesShown: Int
+
+    /// Lays out `message`, its body cut at `maxBodyBytes` bytes and `maxBodyLines` lines.
+    init(_ message: MailMessage, maxBodyBytes: Int, maxBodyLines: Int) {
+        let rows = Self.shownFields.compactMap { name in message.header.joinedText(name).map { (name, $0) } }
+        var lines = rows.map { "\(($0.0 + ":").padding(toLength: 9, withPad: " ", startingAt: 0))\($0.1)" }
+        var html = "<table class=\"vignette-mail-headers\">\n"
+        for (name, value) in rows { html += "<tr><th>\(name)</th><td>\(HTML.escape(value))</td></tr>\n" }
+        html += "</table>\n"
+
+        let body = Self.plainBody(message.bodyParts)
+        let (shown, cutMarker) = Self.cut(body, maxBytes: maxBodyBytes, maxLines: maxBodyLines)
+        lines.append("")
+        lines.append(shown.isEmpty ? "(no text in the body)" : shown)
+        if let cutMarker { lines.append(cutMarker) }
+        if shown.isEmpty {
+            html += "<p class=\"vignette-empty\">(no text in the body)</p>\n"
+        } else if cutMarker == nil && message.bodyParts.contains(where: \.isHTML) {
+            for part in message.bodyParts {
+                html +=
+                    part.isHTML
+                    ? "<div class=\"vignette-mail-body\">\(HTMLSanitizer.sanitize(part.text))</div>\n"
+                    : "<pre class=\"vignette-mail-body\">\(HTML.escape(Self.trimmedLines(part.text)))</pre>\n"
+            }
+        } else {
+            html += "<pre class=\"vignette-mail-body\">\(HTML.escape(shown))</pre>\n"
+        }
+        if let cutMarker { html += "<p class=\"vignette-cut\">\(HTML.escape(cutMarker))</p>\n" }
+
+        if !message.attachments.isEmpty {
+            let count = message.attachments.count
+            lines.append("")
+            lines.append("Attachments (\(count)):")
+            let width = min(Self.nameColumn, message.attachments.map(\.name.count).max() ?? 0)
+            let typeWidth = message.attachments.map(\.type.count).max() ?? 0
+            for item in message.attachments {
+                let name = item.name.count > width ? String(item.name.prefix(width - 1)) + "…" : item.name
+                let padded = name.padding(toLength: width, withPad: " ", startingAt: 0)
+                lines.append(
+                    "  \(padded)  \(item.type.padding(toLength: typeWidth, withPad: " ", startingAt: 0))  \(ByteCount.text(item.size))")
+            }
+            html += "<h3>Attachments (\(count))</h3>\n<table class=\"vignette-table\">\n"
+            html += "<thead><tr><th>Name</th><th>Type</th><th>Size</th></tr></thead>\n<tbody>\n"
+            for item in message.attachments {
+                html +=
+                    "<tr><td>\(HTML.escape(item.name))</td><td>\(HTML.escape(item.type))</td><td>\(ByteCount.text(item.size))</td></tr>\n"
+            }
+            html += "</tbody>\n</table>\n"
+        }
+        if !message.notes.isEmpty {
+            lines.append("")
+            lines.append("Notes:")
+            lines += message.notes.map { "  - \($0)" }
+            html += "<ul class=\"vignette-note\">\n" + message.notes.map { "<li>\(HTML.escape($0))</li>\n" }.joined() + "</ul>\n"
+        }
+        text = lines.joined(separator: "\n")
+        self.html = html
+        truncated = cutMarker != nil
+        bodyBytesShown = shown.utf8.count
+    }
+
+    /// The readable text of the body: plain parts as written, HTML parts as the text a reader sees.
+    static func plainBody(_ parts: [MailMessage.BodyPart]) -> String {
+        parts.map { part in
+            trimmedLines(part.isHTML ? MarkupText(part.text, html: true).text : part.text)
+        }.filter { !$0.isEmpty }.joined(separator: "\n\n")
+    }
+
+    /// `text` without trailing white space on its lines, nor empty lines at either end.
+    static func trimmedLines(_ text: String) -> String {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            var line = Substring(line)
+            while let last = line.last, last == " " || last == "\t" { line.removeLast() }
+            return line
+        }
+        while let first = lines.first, first.isEmpty { lines.removeFirst() }
+        while let last = lines.last, last.isEmpty { lines.removeLast() }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `text` cut to `maxBytes` UTF-8 bytes (at a character) and `maxLines` lines, and the marker saying so.
+    static func cut(_ text: String, maxBytes: Int, maxLines: Int) -> (String, String?) {
+        var shown = Substring(text)
+        var marker: String? = nil
+        let total = text.utf8.count
+        if total > maxBytes {
+            let scalars = text.unicodeScalars
+            var used = 0
+            var end = scalars.startIndex
+            while end < scalars.endIndex {
+                let width = UTF8.width(scalars[end])
+                if used + width > maxBytes { break }
+                used += width
+                end = scalars.index(after: end)
+            }
+            shown = text[..<end]
+            marker = "… body cut: showing the first \(ByteCount.text(shown.utf8.count)) of \(ByteCount.text(total)) of text"
+        }
+        var count = 0
+        var index = shown.startIndex
+        while let newline = shown[index...].firstIndex(of: "\n") {
+            count += 1
+            if count == max(maxLines, 1) {
+                let totalLines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+                shown = shown[..<newline]
+                marker = "… body cut: showing the first \(CountText.grouped(count)) of \(CountText.counted(totalLines, "line"))"
+                break
+            }
+            index = shown.index(after: newline)
+        }
+        return (String(shown), marker)
+    }
+}
