@@ -30,6 +30,8 @@ public enum BuiltInGenerators {
         registry.register(MarkupGenerator(catalog: catalog))
         registry.register(StructuredTextGenerator())
         registry.register(MailPreviewGenerator())
+        registry.register(CalendarPreviewGenerator())
+        registry.register(ContactPreviewGenerator())
         registry.register(ZipListingGenerator(limits: options.archiveLimits))
         registry.register(TarListingGenerator(catalog: catalog, limits: options.archiveLimits))
         registry.register(OpenDocumentThumbnailGenerator(catalog: catalog, limits: options.imageLimits))
