@@ -33,6 +33,8 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
     case xml
     /// Property lists (binary and XML), YAML and TOML.
     case plist
+    /// E-mail messages and mailboxes (MIME, RFC 2047, quoted-printable, base64), iCalendar and vCard.
+    case mail
     /// The viewer fallback: file facts, hex dump and printable strings.
     case fallback
     /// Image metadata: EXIF, XMP and ICC descriptions found in JPEG, PNG, WebP and TIFF containers.
@@ -78,6 +80,11 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
         case .plist:
             preview(bytes, generator: "structured-text", filename: "input.plist")
             preview(bytes, generator: "structured-text", filename: "input.yaml")
+        case .mail:
+            preview(bytes, generator: "mail", filename: "input.eml")
+            preview(bytes, generator: "mail", filename: "input.mbox")
+            preview(bytes, generator: "calendar", filename: "input.ics")
+            preview(bytes, generator: "contacts", filename: "input.vcf")
         case .fallback: preview(bytes, generator: "fallback", filename: "input.bin")
         case .imageMetadata:
             _ = ImageMetadata(bytes)
