@@ -26,7 +26,7 @@ struct MIMEHeader {
         var skippedFields = 0
         var cutFields: [(name: String, length: Int)] = []
         while lineStart < bytes.endIndex {
-            let newline = bytes[lineStart...].firstIndex(of: 0x0A)
+            let newline = ByteSearch.firstIndex(of: 0x0A, in: bytes, from: lineStart)
             let next = newline.map { $0 + 1 } ?? bytes.endIndex
             var lineEnd = newline ?? bytes.endIndex
             if lineEnd > lineStart, bytes[lineEnd - 1] == 0x0D { lineEnd -= 1 }

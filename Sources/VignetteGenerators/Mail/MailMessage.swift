@@ -54,11 +54,12 @@ struct MailMessage {
         let contentType = header.raw("Content-Type").map(MIMEParameters.init)
         let type = contentType.map { $0.value.contains("/") ? $0.value : "text/plain" } ?? "text/plain"
         if type.hasPrefix("multipart/") {
-            if let boundary = contentType?["boundary"], !boundary.isEmpty {
+            // RFC 2046 allows 70 characters; a longer one would only make the search slower.
+            if let boundary = contentType?["boundary"], !boundary.isEmpty, boundary.utf8.count <= 200 {
                 walkMultipart(body, type: type, boundary: boundary, depth: depth)
                 return
             }
-            note("a \(type) part has no boundary parameter; its body is shown as text")
+            note("a \(type) part has no usable boundary parameter; its body is shown as text")
             bodyParts.append(BodyPart(text: MailCharset.decode(body, charset: nil), isHTML: false))
             return
         }
@@ -124,26 +125,25 @@ struct MailMessage {
         let delimiter = Array(("--" + boundary).utf8)
         var parts: [ArraySlice<UInt8>] = []
         var partStart: Int? = nil
-        var lineStart = body.startIndex
-        while lineStart < body.endIndex {
-            let newline = body[lineStart...].firstIndex(of: 0x0A)
-            let next = newline.map { $0 + 1 } ?? body.endIndex
-            if body[lineStart...].starts(with: delimiter) {
-                var rest = body[(lineStart + delimiter.count)..<(newline ?? body.endIndex)]
-                let closing = rest.starts(with: [UInt8(ascii: "-"), UInt8(ascii: "-")])
-                if closing { rest = rest.dropFirst(2) }
-                if rest.allSatisfy(TransferDecoding.isSpace) {
-                    if let start = partStart {
-                        var end = lineStart
-                        if end > start, body[end - 1] == 0x0A { end -= 1 }
-                        if end > start, body[end - 1] == 0x0D { end -= 1 }
-                        parts.append(body[start..<end])
-                    }
-                    if closing || parts.count >= maxParts { return (parts, true) }
-                    partStart = next
-                }
+        var searchFrom = body.startIndex
+        while let found = ByteSearch.firstIndex(of: delimiter, in: body, from: searchFrom) {
+            searchFrom = found + 1
+            // A delimiter begins a line.
+            guard found == body.startIndex || body[found - 1] == 0x0A else { continue }
+            let newline = ByteSearch.firstIndex(of: 0x0A, in: body, from: found)
+            var rest = body[(found + delimiter.count)..<(newline ?? body.endIndex)]
+            let closing = rest.starts(with: [UInt8(ascii: "-"), UInt8(ascii: "-")])
+            if closing { rest = rest.dropFirst(2) }
+            guard rest.allSatisfy(TransferDecoding.isSpace) else { continue }
+            if let start = partStart {
+                var end = found
+                if end > start, body[end - 1] == 0x0A { end -= 1 }
+                if end > start, body[end - 1] == 0x0D { end -= 1 }
+                parts.append(body[start..<end])
             }
-            lineStart = next
+            if closing || parts.count >= maxParts { return (parts, true) }
+            partStart = newline.map { $0 + 1 } ?? body.endIndex
+            searchFrom = partStart!
         }
         if let start = partStart, start <= body.endIndex { parts.append(body[start...]) }
         return (parts, false)

@@ -8,6 +8,8 @@ struct MailPage {
     static let shownFields = ["Subject", "From", "To", "Cc", "Date"]
     /// Longest attachment name before the column is cut (text rendering).
     static let nameColumn = 40
+    /// Attachments listed at most; a line says how many more there are.
+    static let maxAttachments = 100
 
     /// The plain-text rendering.
     let text: String
@@ -49,9 +51,11 @@ struct MailPage {
             let count = message.attachments.count
             lines.append("")
             lines.append("Attachments (\(count)):")
-            let width = min(Self.nameColumn, message.attachments.map(\.name.count).max() ?? 0)
-            let typeWidth = message.attachments.map(\.type.count).max() ?? 0
-            for item in message.attachments {
+            let listed = message.attachments.prefix(Self.maxAttachments)
+            let more = count > listed.count ? "… and \(CountText.grouped(count - listed.count)) more" : nil
+            let width = min(Self.nameColumn, listed.map(\.name.count).max() ?? 0)
+            let typeWidth = listed.map(\.type.count).max() ?? 0
+            for item in listed {
                 let name = item.name.count > width ? String(item.name.prefix(width - 1)) + "…" : item.name
                 let padded = name.padding(toLength: width, withPad: " ", startingAt: 0)
                 lines.append(
@@ -59,11 +63,15 @@ struct MailPage {
             }
             html += "<h3>Attachments (\(count))</h3>\n<table class=\"vignette-table\">\n"
             html += "<thead><tr><th>Name</th><th>Type</th><th>Size</th></tr></thead>\n<tbody>\n"
-            for item in message.attachments {
+            for item in listed {
                 html +=
                     "<tr><td>\(HTML.escape(item.name))</td><td>\(HTML.escape(item.type))</td><td>\(ByteCount.text(item.size))</td></tr>\n"
             }
             html += "</tbody>\n</table>\n"
+            if let more {
+                lines.append("  " + more)
+                html += "<p class=\"vignette-cut\">\(HTML.escape(more))</p>\n"
+            }
         }
         if !message.notes.isEmpty {
             lines.append("")

@@ -20,7 +20,7 @@ struct Mailbox {
         var lineStart = bytes.startIndex
         var previousEmpty = true
         while lineStart < bytes.endIndex {
-            let newline = bytes[lineStart...].firstIndex(of: 0x0A)
+            let newline = ByteSearch.firstIndex(of: 0x0A, in: bytes, from: lineStart)
             if previousEmpty && bytes[lineStart...].starts(with: separator) { starts.append(lineStart) }
             let end = newline ?? bytes.endIndex
             previousEmpty = end == lineStart || (end == lineStart + 1 && bytes[lineStart] == 0x0D)
