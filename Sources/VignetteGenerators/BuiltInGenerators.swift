@@ -26,6 +26,7 @@ public enum BuiltInGenerators {
         registry.register(SourceCodeGenerator())
         registry.register(JSONGenerator())
         registry.register(CSVGenerator())
+        registry.register(OfficePreviewGenerator())
         registry.register(MarkdownGenerator())
         registry.register(MarkupGenerator(catalog: catalog))
         registry.register(StructuredTextGenerator())

@@ -1,0 +1,168 @@
+import VignetteCore
+
+/// Reads the first sheets of an XLSX as tables: sheet names and order from `xl/workbook.xml`,
+/// text from the shared strings, numbers and dates formatted by the cell styles.
+///
+/// Reading a sheet stops at `OfficeDocument.maxRows` rows; cells right of
+/// `OfficeDocument.maxColumns` are counted, not kept.
+struct SpreadsheetReader {
+    /// Most shared strings kept; cells pointing further show as `…`.
+    static let maxSharedStrings = 1_000_000
+
+    /// Reads up to `OfficeDocument.maxSheets` visible sheets of `package` into `document`.
+    static func read(_ package: OfficePackage, into document: inout OfficeDocument) throws {
+        var workbook = try package.requiredXML("xl/workbook.xml")
+        var sheets: [(name: String, id: String)] = []
+        var formats = SpreadsheetFormats()
+        var uses1904 = false
+        while let event = try workbook.next() {
+            guard case .start(let tag) = event else { continue }
+            if tag.name == "workbookPr", let flag = tag.attribute("date1904") { uses1904 = flag == "1" || flag == "true" }
+            if tag.name == "sheet", tag.attribute("state") ?? "visible" == "visible", let id = tag.prefixedAttribute("id") {
+                sheets.append((tag.attribute("name") ?? "Sheet \(sheets.count + 1)", id))
+            }
+        }
+        if var styles = try package.xml("xl/styles.xml") { formats = try SpreadsheetFormats(&styles) }
+        formats.uses1904 = uses1904
+        let strings = try sharedStrings(package)
+        let targets = try package.relationships(of: "xl/workbook.xml")
+
+        let names = sheets.map(\.name)
+        document.summary.append(CountText.counted(sheets.count, "sheet") + (sheets.isEmpty ? "" : ": " + Self.list(names)))
+        for (name, id) in sheets.prefix(OfficeDocument.maxSheets) {
+            guard !document.isFull else { break }
+            document.append(.heading(level: 2, text: name))
+            guard let target = targets[id], var reader = try package.xml(target) else {
+                document.append(.paragraph("(the sheet's part is missing)"))
+                continue
+            }
+            let table = try sheet(&reader, strings: strings, formats: formats)
+            if table.rows.isEmpty { document.append(.paragraph("(empty)")) } else { document.append(.table(table)) }
+        }
+        if sheets.count > OfficeDocument.maxSheets { document.cut = true }
+    }
+
+    /// Names joined with commas, the first five and a count of the rest.
+    static func list(_ names: [String]) -> String {
+        names.count <= 5 ? names.joined(separator: ", ") : names.prefix(5).joined(separator: ", ") + " and \(names.count - 5) more"
+    }
+
+    private static func sharedStrings(_ package: OfficePackage) throws -> [String] {
+        guard var reader = try package.xml("xl/sharedStrings.xml") else { return [] }
+        var out: [String] = []
+        var current = ""
+        while let event = try reader.next(), out.count < maxSharedStrings {
+            guard case .start(let tag) = event else {
+                if case .end("si") = event { out.append(current) }
+                continue
+            }
+            switch tag.name {
+            case "si": current = ""
+            case "t": current += try reader.textContent(limit: OfficeDocument.maxCellLength)
+            // Phonetic guides repeat the text in another script.
+            case "rPh": try reader.skipElement()
+            default: break
+            }
+        }
+        return out
+    }
+
+    /// The column index of a cell reference (`C7` is 2), or nil.
+    static func column(_ reference: String) -> Int? {
+        var n = 0
+        var letters = 0
+        for byte in reference.utf8 {
+            let upper = byte & ~0x20
+            guard upper >= 65, upper <= 90 else { break }
+            n = n * 26 + Int(upper - 64)
+            letters += 1
+            if letters > 3 { return nil }
+        }
+        return letters == 0 ? nil : n - 1
+    }
+
+    /// The rows and columns of a range (`A1:D20` is 20 × 4), or nil.
+    static func size(ofRange range: String) -> (rows: Int, columns: Int)? {
+        let ends = range.split(separator: ":")
+        guard let last = ends.last, let column = column(String(last)),
+            let row = Int(last.drop { !$0.isNumber })
+        else { return nil }
+        return (row, column + 1)
+    }
+
+    private static func sheet(_ reader: inout XMLTokenizer, strings: [String], formats: SpreadsheetFormats) throws -> OfficeDocument.Table {
+        var table = OfficeDocument.Table(labelled: true)
+        var declared: (rows: Int, columns: Int)? = nil
+        var row: [String] = []
+        var rowNumber = 0
+        var nextColumn = 0
+        var stopped = false
+        while let event = try reader.next() {
+            guard case .start(let tag) = event else {
+                if case .end("row") = event {
+                    while let last = row.last, last.isEmpty { row.removeLast() }
+                    if !row.isEmpty {
+                        // Rows left out between two with content show as empty rows.
+                        while table.rows.count < rowNumber - 1, table.rows.count < OfficeDocument.maxRows { table.rows.append([]) }
+                        if table.rows.count < OfficeDocument.maxRows { table.rows.append(row) }
+                        table.rowCount = max(table.rowCount, rowNumber)
+                    }
+                    if table.rows.count >= OfficeDocument.maxRows {
+                        stopped = true
+                        break
+                    }
+                }
+                continue
+            }
+            switch tag.name {
+            case "dimension": declared = tag.attribute("ref").flatMap(Self.size(ofRange:))
+            case "row":
+                rowNumber = tag.attribute("r").flatMap(Int.init) ?? rowNumber + 1
+                row = []
+                nextColumn = 0
+            case "c":
+                let index = tag.attribute("r").flatMap(Self.column) ?? nextColumn
+                nextColumn = index + 1
+                let value = try cell(tag, &reader, strings: strings, formats: formats)
+                guard !value.isEmpty else { continue }
+                table.columnCount = max(table.columnCount, index + 1)
+                if index < OfficeDocument.maxColumns {
+                    while row.count < index { row.append("") }
+                    row.append(OfficeDocument.cell(value))
+                }
+            default: break
+            }
+        }
+        if stopped, let declared {
+            table.rowCount = max(table.rowCount, declared.rows)
+            table.columnCount = max(table.columnCount, declared.columns)
+        }
+        return table
+    }
+
+    private static func cell(
+        _ tag: XMLTokenizer.Tag, _ reader: inout XMLTokenizer, strings: [String], formats: SpreadsheetFormats
+    ) throws -> String {
+        var value: String? = nil
+        var inline = ""
+        let depth = reader.depth - 1
+        while reader.depth > depth, let event = try reader.next() {
+            guard case .start(let child) = event else { continue }
+            switch child.name {
+            case "v": value = try reader.textContent(limit: OfficeDocument.maxCellLength)
+            case "t": inline += try reader.textContent(limit: OfficeDocument.maxCellLength)
+            case "f", "rPh", "extLst": try reader.skipElement()
+            default: break
+            }
+        }
+        switch tag.attribute("t") ?? "n" {
+        case "s":
+            guard let index = value.flatMap(Int.init) else { return "" }
+            return index >= 0 && index < strings.count ? strings[index] : "…"
+        case "inlineStr": return inline
+        case "b": return value == "1" ? "TRUE" : value == nil ? "" : "FALSE"
+        case "n": return value.map { formats.display($0, style: tag.attribute("s").flatMap(Int.init) ?? 0) } ?? ""
+        default: return value ?? inline
+        }
+    }
+}
