@@ -28,7 +28,7 @@ struct OfficeHostileInputTests {
         // The CRC is never reached: the declared size is checked first.
         let entry = OfficeZipBuilder.Entry(name: "word/document.xml", data: stream, method: 8, declaredSize: size, crc: 0)
         expectStopped(
-            docx(entry), with: VignetteError(.limitExceeded, "word/document.xml is 1.1 GB uncompressed, over the limit of 33.6 MB"))
+            docx(entry), with: VignetteError(.refused, "word/document.xml is 1.1 GB uncompressed, over the limit of 33.6 MB"))
     }
 
     @Test func aDocumentThatInflatesPastItsDeclaredSizeIsStoppedThere() {

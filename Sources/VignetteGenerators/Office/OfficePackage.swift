@@ -21,9 +21,16 @@ struct OfficePackage {
     }
 
     /// The uncompressed bytes of part `name`, or nil when there is no such entry.
+    ///
+    /// A part over `maxPartBytes` is refused, not just over a limit: an ordinary document has
+    /// none, so the file is most likely a zip bomb, and no other generator should open it.
     func bytes(_ name: String) throws -> [UInt8]? {
         guard let entry = directory.entries.first(where: { $0.name == name }) else { return nil }
-        return try ZipEntryReader(sample: sample, maxBytes: Self.maxPartBytes).contents(of: entry)
+        do {
+            return try ZipEntryReader(sample: sample, maxBytes: Self.maxPartBytes).contents(of: entry)
+        } catch let error as VignetteError where error.code == .limitExceeded {
+            throw VignetteError(.refused, error.reason)
+        }
     }
 
     /// A tokenizer over part `name`, or nil when there is no such entry.
