@@ -27,6 +27,13 @@ struct OpenDocumentReader {
 
     /// Reads `content.xml` of `package` into `document`.
     static func read(_ package: OfficePackage, into document: inout OfficeDocument) throws {
+        if var manifest = try package.xml("META-INF/manifest.xml") {
+            while let event = try manifest.next() {
+                if case .start(let tag) = event, tag.name == "encryption-data" {
+                    throw VignetteError(.unsupported, "the document is encrypted (password-protected)")
+                }
+            }
+        }
         var reader = OpenDocumentReader(reader: try package.requiredXML("content.xml"))
         try reader.run(&document)
     }
@@ -78,7 +85,9 @@ struct OpenDocumentReader {
             let styleLevel = style.flatMap { headingStyles[$0] ?? WordprocessingStyles.level(forName: $0) }
             paragraphLevels.append(tag.name == "h" ? tag.attribute("outline-level").flatMap(Int.init) ?? styleLevel ?? 1 : styleLevel)
         case "s":
-            if !paragraphs.isEmpty { append(String(repeating: " ", count: min(tag.attribute("c").flatMap(Int.init) ?? 1, Self.maxSpaces))) }
+            if !paragraphs.isEmpty {
+                append(String(repeating: " ", count: min(max(tag.attribute("c").flatMap(Int.init) ?? 1, 0), Self.maxSpaces)))
+            }
         case "tab": if !paragraphs.isEmpty { append("\t") }
         case "line-break": if !paragraphs.isEmpty { append("\n") }
         // Notes, comments, change records and a presentation's speaker notes are not the text.

@@ -2,6 +2,9 @@
 /// `number-columns-repeated`, which spreadsheets use for millions of empty cells) are counted
 /// arithmetically and only expanded within the caps.
 final class OpenDocumentTable {
+    /// Most rows or columns one element may stand for (spreadsheet grids are 2^20 rows by 2^14
+    /// columns), so the arithmetic cannot overflow.
+    static let maxRepeat = 1 << 20
     /// The reader's depth at the table's start tag, to skip the rest of it.
     let depth: Int
     /// The kept rows and the table's size so far.
@@ -31,13 +34,13 @@ final class OpenDocumentTable {
     func startRow(repeated: Int) {
         row = []
         column = 0
-        rowRepeat = max(1, repeated)
+        rowRepeat = min(max(1, repeated), Self.maxRepeat)
     }
 
     /// A cell starts, standing for `repeated` identical cells, with `depth` paragraphs open.
     func startCell(repeated: Int, depth: Int) {
         cell = []
-        cellRepeat = max(1, repeated)
+        cellRepeat = min(max(1, repeated), Self.maxRepeat)
         cellParagraphDepth = depth
     }
 

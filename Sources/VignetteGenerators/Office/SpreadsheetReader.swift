@@ -8,6 +8,8 @@ import VignetteCore
 struct SpreadsheetReader {
     /// Most shared strings kept; cells pointing further show as `…`.
     static let maxSharedStrings = 1_000_000
+    /// The last row number a sheet can have (Excel's grid is 1,048,576 rows).
+    static let maxRowNumber = 1 << 20
 
     /// Reads up to `OfficeDocument.maxSheets` visible sheets of `package` into `document`.
     static func read(_ package: OfficePackage, into document: inout OfficeDocument) throws {
@@ -117,7 +119,7 @@ struct SpreadsheetReader {
             switch tag.name {
             case "dimension": declared = tag.attribute("ref").flatMap(Self.size(ofRange:))
             case "row":
-                rowNumber = tag.attribute("r").flatMap(Int.init) ?? rowNumber + 1
+                rowNumber = min(max(tag.attribute("r").flatMap(Int.init) ?? rowNumber + 1, 1), Self.maxRowNumber)
                 row = []
                 nextColumn = 0
             case "c":

@@ -58,7 +58,7 @@ struct WordprocessingReader {
         case "pStyle": if !paragraphs.isEmpty { paragraphs[paragraphs.count - 1].style = tag.attribute("val") }
         case "numId": if !paragraphs.isEmpty { paragraphs[paragraphs.count - 1].numberingID = tag.attribute("val") }
         case "ilvl":
-            if !paragraphs.isEmpty { paragraphs[paragraphs.count - 1].level = min(tag.attribute("val").flatMap(Int.init) ?? 0, 8) }
+            if !paragraphs.isEmpty { paragraphs[paragraphs.count - 1].level = min(max(tag.attribute("val").flatMap(Int.init) ?? 0, 0), 8) }
         case "outlineLvl":
             if !paragraphs.isEmpty, let n = tag.attribute("val").flatMap(Int.init), n < 9 {
                 paragraphs[paragraphs.count - 1].outline = n + 1
