@@ -27,6 +27,7 @@ public enum BuiltInGenerators {
         registry.register(JSONGenerator())
         registry.register(CSVGenerator())
         registry.register(OfficePreviewGenerator())
+        registry.register(LegacyOfficeGenerator())
         registry.register(MarkdownGenerator())
         registry.register(MarkupGenerator(catalog: catalog))
         registry.register(StructuredTextGenerator())

@@ -6,7 +6,7 @@ import Testing
 enum LibreOfficeDocuments {
     /// The word processing source: a heading, a paragraph, bullets, a numbered list and a table.
     static let reportHTML = """
-        <html><body>
+        <html><head><title>Report for the board</title><meta name="author" content="Ada Lovelace"></head><body>
         <h1>Quarterly Report</h1>
         <p>Revenue grew &amp; costs fell.</p>
         <h2>Highlights</h2>
@@ -30,6 +30,10 @@ enum LibreOfficeDocuments {
         xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0" \
         xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" \
         office:version="1.3" office:mimetype="application/vnd.oasis.opendocument.presentation">
+        <office:styles><style:presentation-page-layout style:name="AL1T1">\
+        <presentation:placeholder presentation:object="title" svg:x="2cm" svg:y="1cm" svg:width="20cm" svg:height="3cm"/>\
+        <presentation:placeholder presentation:object="outline" svg:x="2cm" svg:y="5cm" svg:width="20cm" svg:height="3cm"/>\
+        </style:presentation-page-layout></office:styles>
         <office:automatic-styles>
         <style:page-layout style:name="PM1"><style:page-layout-properties fo:page-width="28cm" fo:page-height="15.75cm"/></style:page-layout>
         <style:style style:name="pr1" style:family="presentation"/>
@@ -43,7 +47,7 @@ enum LibreOfficeDocuments {
         """
 
     // A frame is a presentation placeholder (exported as <p:ph type="title"/>) only with a
-    // presentation style and on the layout layer.
+    // presentation style and on the layout layer; the page layout makes it one in .ppt too.
     private static func slide(_ n: Int, title: String, body: String) -> String {
         func frame(_ kind: String, _ y: Int, _ text: String) -> String {
             """
@@ -52,11 +56,12 @@ enum LibreOfficeDocuments {
             <draw:text-box><text:p>\(text)</text:p></draw:text-box></draw:frame>
             """
         }
-        return "<draw:page draw:name=\"page\(n)\" draw:master-page-name=\"Default\">"
+        return "<draw:page draw:name=\"page\(n)\" draw:master-page-name=\"Default\" presentation:presentation-page-layout-name=\"AL1T1\">"
             + frame("title", 1, title) + frame("outline", 5, body) + "</draw:page>"
     }
 
-    /// The converted files by extension (`docx`, `odt`, `xlsx`, `ods`, `pptx`, `odp`), made once.
+    /// The converted files by extension (`docx`, `odt`, `xlsx`, `ods`, `pptx`, `odp`, and the
+    /// legacy `doc`, `xls`, `ppt`), made once.
     static let converted: Result<[String: String], LibreOfficeMissing> = convertAll()
 
     /// The path of the converted document with extension `ext`, or a failure saying why there is none.
@@ -92,6 +97,7 @@ enum LibreOfficeDocuments {
             ("docx:MS Word 2007 XML", "report.html", "docx"), ("odt", "report.html", "odt"),
             ("xlsx", "budget.csv", "xlsx"), ("ods", "budget.csv", "ods"),
             ("pptx", "deck.fodp", "pptx"), ("odp", "deck.fodp", "odp"),
+            ("doc:MS Word 97", "report.html", "doc"), ("xls", "budget.csv", "xls"), ("ppt", "deck.fodp", "ppt"),
         ]
         var out: [String: String] = [:]
         for (filter, source, ext) in jobs {

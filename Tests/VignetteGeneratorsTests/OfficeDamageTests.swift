@@ -54,6 +54,30 @@ struct OfficeDamageTests {
         }
     }
 
+    @Test(arguments: ["doc", "xls", "ppt"])
+    func cutAndFlippedLegacyFilesGiveAPreviewOrATypedError(ext: String) throws {
+        let whole = Array(try Data(contentsOf: URL(fileURLWithPath: try LibreOfficeDocuments.path(ext))))
+        var random = SystemRandomNumberGenerator()
+        func outcome(_ bytes: [UInt8]) {
+            let input = GeneratorInput(
+                bytes: bytes, filename: "damaged.\(ext)", resolver: TypeResolver(catalog: GeneratorFixtures.registry.catalog))
+            do {
+                _ = try LegacyOfficeGenerator().makePreview(for: input, request: PreviewRequest())
+            } catch is VignetteError {
+            } catch {
+                Issue.record("untyped error for a damaged .\(ext): \(error)")
+            }
+        }
+        for length in stride(from: 0, to: whole.count, by: max(1, whole.count / 100)) { outcome(Array(whole.prefix(length))) }
+        for _ in 0..<400 {
+            var damaged = whole
+            for _ in 0..<4 {
+                damaged[Int.random(in: 0..<damaged.count, using: &random)] = [0, 0xFF, 0x7F, 0x80, 0xFE].randomElement(using: &random)!
+            }
+            outcome(damaged)
+        }
+    }
+
     @Test func anEncryptedOpenDocumentSaysSo() throws {
         let manifest = """
             <manifest:manifest><manifest:file-entry manifest:full-path="content.xml">\

@@ -79,6 +79,43 @@ struct OfficePreviewTests {
                 """)
     }
 
+    @Test func aLegacyWordDocumentShowsItsPropertiesAndParagraphs() throws {
+        let (result, used) = try preview(path: LibreOfficeDocuments.path("doc"))
+        #expect(used == "office-legacy")
+        #expect(result.title == "Word 97-2003 document")
+        let lines = result.text.split(separator: "\n").map(String.init)
+        #expect(lines.prefix(2) == ["  Title:  Report for the board", "  Author: Ada Lovelace"])
+        #expect(
+            Array(lines.dropFirst(2).prefix(10)) == [
+                "Quarterly Report", "Revenue grew & costs fell.", "Highlights", "First bullet", "Second bullet", "Step one",
+                "Step two", "Region", "Sales", "North",
+            ])
+    }
+
+    @Test func aLegacyWorkbookShowsItsSheetLikeXLSX() throws {
+        let (result, used) = try preview(path: LibreOfficeDocuments.path("xls"))
+        #expect(used == "office-legacy")
+        #expect(result.title == "Excel 97-2003 workbook, 1 sheet: budget")
+        #expect(
+            result.text.hasSuffix(
+                """
+                ## budget
+
+                  | A      | B      | C
+                --+--------+--------+-----------
+                1 | Name   | Amount | When
+                2 | Apples | 3.5    | 2024-03-15
+                3 | Pears  | 42     | 2023-12-31
+                """))
+    }
+
+    @Test func aLegacyPresentationShowsOneSectionPerSlide() throws {
+        let (result, used) = try preview(path: LibreOfficeDocuments.path("ppt"))
+        #expect(used == "office-legacy")
+        #expect(result.title == "PowerPoint 97-2003 presentation, 2 slides")
+        #expect(result.text.hasSuffix("## Slide 1: Welcome Deck\n\nOpening remarks\n\n## Slide 2: Second Slide\n\nDetails here"))
+    }
+
     @Test func aLongDocumentIsCutAtTheRequestedBytesWithAVisibleMarker() throws {
         let paragraphs = (1...500).map { "<w:p><w:r><w:t>Paragraph number \($0) of the long document.</w:t></w:r></w:p>" }
         let docx = OfficeZipBuilder.zip([

@@ -25,6 +25,12 @@ struct SpreadsheetFormats {
     /// No styles: every number plain.
     init() {}
 
+    /// Formats from tables already read: custom codes by id and each cell style's format id.
+    init(codes: [Int: String], styleFormats: [Int]) {
+        self.codes = codes
+        self.styleFormats = styleFormats
+    }
+
     /// Reads `xl/styles.xml`.
     init(_ reader: inout XMLTokenizer) throws {
         var inCellStyles = false
