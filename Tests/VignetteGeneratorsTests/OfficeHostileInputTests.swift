@@ -38,6 +38,38 @@ struct OfficeHostileInputTests {
             docx(entry), with: VignetteError(.corrupt, "word/document.xml inflates to more than its declared 1 MB; stopped there"))
     }
 
+    /// A workbook whose one sheet is `sheet` (stored, or as given).
+    private func xlsx(_ sheet: OfficeZipBuilder.Entry) -> GeneratorInput {
+        let bytes = OfficeZipBuilder.zip([
+            OfficeZipBuilder.stored("[Content_Types].xml", "<Types/>"),
+            OfficeZipBuilder.stored("xl/workbook.xml", "<workbook><sheets><sheet name=\"Big\" r:id=\"rId1\"/></sheets></workbook>"),
+            OfficeZipBuilder.stored(
+                "xl/_rels/workbook.xml.rels", "<Relationships><Relationship Id=\"rId1\" Target=\"worksheets/sheet1.xml\"/></Relationships>"),
+            sheet,
+        ])
+        return GeneratorInput(bytes: bytes, filename: "big.xlsx", resolver: TypeResolver(catalog: GeneratorFixtures.registry.catalog))
+    }
+
+    @Test func aSheetOverThePartCapIsReadAsFarAsThePreviewNeeds() throws {
+        // 300 rows, each followed by 128 KB of comment: 38 MB, over the 32 MiB a part may have.
+        let padding = "<!--" + String(repeating: "x", count: 128 << 10) + "-->"
+        let rows = (1...300).map { "<row r=\"\($0)\"><c r=\"A\($0)\"><v>\($0)</v></c></row>" + padding }
+        let xml = "<worksheet><dimension ref=\"A1:A300\"/><sheetData>" + rows.joined() + "</sheetData></worksheet>"
+        let start = ContinuousClock.now
+        let result = try generator.makePreview(
+            for: xlsx(OfficeZipBuilder.stored("xl/worksheets/sheet1.xml", xml)), request: PreviewRequest())
+        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(result.text.hasSuffix("200 | 200\n… showing 200 of 300 rows"))
+    }
+
+    @Test func aSheetThatInflatesAThousandfoldIsRefused() {
+        let (stream, _) = OfficeZipBuilder.zeros(chunks: 160)
+        let entry = OfficeZipBuilder.Entry(name: "xl/worksheets/sheet1.xml", data: stream, method: 8, declaredSize: 1 << 30, crc: 0)
+        expectStopped(
+            xlsx(entry),
+            with: VignetteError(.refused, "xl/worksheets/sheet1.xml inflates from 1.1 MB to 1.1 GB, more than 200 times (a zip bomb)"))
+    }
+
     @Test func billionLaughsIsRefusedWithoutExpandingAnEntity() {
         var dtd = "<!DOCTYPE lolz [<!ENTITY lol \"lol\">"
         for level in 1...9 {

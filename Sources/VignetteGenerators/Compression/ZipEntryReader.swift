@@ -28,6 +28,58 @@ struct ZipEntryReader {
             )
         }
         let size = Int(entry.uncompressedSize)
+        let (dataStart, compressed) = try data(of: entry)
+        let bytes =
+            entry.method == 0
+            ? try stored(name: name, at: dataStart, compressed: compressed, size: size)
+            : try inflated(name: name, at: dataStart, compressed: compressed, size: size)
+        guard Decompressor.crc32(bytes) == entry.crc32 else {
+            throw VignetteError(.corrupt, "\(name) fails its CRC-32 check")
+        }
+        return bytes
+    }
+
+    /// The first `count` uncompressed bytes of `entry`, or all of it (CRC-checked) when it is no
+    /// bigger; a prefix cannot be CRC-checked, and inflation stops when `count` bytes are out.
+    func prefix(of entry: ZipDirectory.Entry, count: Int) throws -> [UInt8] {
+        guard entry.uncompressedSize > UInt64(count) else { return try contents(of: entry) }
+        let name = entry.name
+        if entry.isEncrypted { throw VignetteError(.unsupported, "\(name) is encrypted") }
+        let (start, compressed) = try data(of: entry)
+        switch entry.method {
+        case 0: return try stored(name: name, at: start, compressed: count, size: count)
+        case 8:
+            let decompressor = try Decompressor(.deflate)
+            var out = [UInt8](repeating: 0, count: count)
+            var produced = 0
+            var offset = start
+            let end = start + compressed
+            var pending: ArraySlice<UInt8> = []
+            while produced < count {
+                if pending.isEmpty, offset < end {
+                    let n = min(ByteStream.chunkSize, end - offset)
+                    guard let chunk = sample.bytes(at: offset, count: n) else { throw VignetteError(.corrupt, "\(name) could not be read") }
+                    pending = chunk
+                    offset += n
+                }
+                let step = try pending.withUnsafeBytes { input in
+                    try out.withUnsafeMutableBytes { raw in
+                        try decompressor.feed(input, finish: offset >= end, into: UnsafeMutableRawBufferPointer(rebasing: raw[produced...]))
+                    }
+                }
+                pending = pending.dropFirst(step.consumed)
+                produced += step.produced
+                if step.ended || (step.consumed == 0 && step.produced == 0 && offset >= end) { break }
+            }
+            return Array(out.prefix(produced))
+        default:
+            throw VignetteError(.unsupported, "\(name) uses compression method \(entry.method), not stored or deflate")
+        }
+    }
+
+    /// Where the compressed data of `entry` starts, and its length, checked against the archive.
+    private func data(of entry: ZipDirectory.Entry) throws -> (start: Int, length: Int) {
+        let name = entry.name
         guard let header = sample.bytes(at: Int(clamping: entry.localHeaderOffset), count: 30),
             ZipEntryReader.u32(header, 0) == 0x0403_4B50
         else { throw VignetteError(.corrupt, "\(name) has no valid local header") }
@@ -37,14 +89,7 @@ struct ZipEntryReader {
         guard dataStart <= sample.size, compressed <= sample.size - dataStart else {
             throw VignetteError(.corrupt, "\(name) extends past the end of the archive")
         }
-        let bytes =
-            entry.method == 0
-            ? try stored(name: name, at: dataStart, compressed: compressed, size: size)
-            : try inflated(name: name, at: dataStart, compressed: compressed, size: size)
-        guard Decompressor.crc32(bytes) == entry.crc32 else {
-            throw VignetteError(.corrupt, "\(name) fails its CRC-32 check")
-        }
-        return bytes
+        return (dataStart, compressed)
     }
 
     private func stored(name: String, at start: Int, compressed: Int, size: Int) throws -> [UInt8] {

@@ -4,6 +4,8 @@ import VignetteCore
 struct OfficePackage {
     /// Largest XML part read, uncompressed (a bigger one is a zip bomb or not worth previewing).
     static let maxPartBytes = 32 << 20
+    /// Most times a part read in part (`xmlPrefix`) may inflate.
+    static let maxRatio = 200
 
     /// The archive's bytes.
     let sample: FileSample
@@ -31,6 +33,24 @@ struct OfficePackage {
         } catch let error as VignetteError where error.code == .limitExceeded {
             throw VignetteError(.refused, error.reason)
         }
+    }
+
+    /// A tokenizer over the first `maxPartBytes` of part `name`, or nil when there is no such
+    /// entry: for parts read only as far as the preview needs (a spreadsheet's rows).
+    ///
+    /// A part that inflates more than `maxRatio` times is still refused: XML compresses to a
+    /// tenth or so, a zip bomb to a thousandth.
+    func xmlPrefix(_ name: String) throws -> XMLTokenizer? {
+        guard let entry = directory.entries.first(where: { $0.name == name }) else { return nil }
+        guard entry.uncompressedSize > UInt64(Self.maxPartBytes) else { return try xml(name) }
+        guard entry.uncompressedSize / max(entry.compressedSize, 1) <= UInt64(Self.maxRatio) else {
+            throw VignetteError(
+                .refused,
+                "\(name) inflates from \(ByteCount.text(Int(clamping: entry.compressedSize))) to \(ByteCount.text(Int(clamping: entry.uncompressedSize))), more than \(Self.maxRatio) times (a zip bomb)"
+            )
+        }
+        let bytes = try ZipEntryReader(sample: sample, maxBytes: Self.maxPartBytes).prefix(of: entry, count: Self.maxPartBytes)
+        return XMLTokenizer(bytes, part: name, partial: true)
     }
 
     /// A tokenizer over part `name`, or nil when there is no such entry.

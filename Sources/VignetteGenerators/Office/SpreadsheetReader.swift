@@ -26,19 +26,33 @@ struct SpreadsheetReader {
         }
         if var styles = try package.xml("xl/styles.xml") { formats = try SpreadsheetFormats(&styles) }
         formats.uses1904 = uses1904
-        let strings = try sharedStrings(package)
         let targets = try package.relationships(of: "xl/workbook.xml")
 
         let names = sheets.map(\.name)
         document.summary.append(CountText.counted(sheets.count, "sheet") + (sheets.isEmpty ? "" : ": " + Self.list(names)))
+        // The sheets first, then only as many shared strings as their kept cells point to.
+        var tables: [(name: String, table: OfficeDocument.Table?, references: [Reference])] = []
         for (name, id) in sheets.prefix(OfficeDocument.maxSheets) {
+            guard let target = targets[id], var reader = try package.xmlPrefix(target) else {
+                tables.append((name, nil, []))
+                continue
+            }
+            let (table, references) = try sheet(&reader, formats: formats)
+            tables.append((name, table, references))
+        }
+        let needed = tables.flatMap(\.references).map(\.index).max().map { $0 + 1 } ?? 0
+        let strings = try sharedStrings(package, count: min(needed, maxSharedStrings))
+        for (name, table, references) in tables {
             guard !document.isFull else { break }
             document.append(.heading(level: 2, text: name))
-            guard let target = targets[id], var reader = try package.xml(target) else {
+            guard var table else {
                 document.append(.paragraph("(the sheet's part is missing)"))
                 continue
             }
-            let table = try sheet(&reader, strings: strings, formats: formats)
+            for reference in references {
+                table.rows[reference.row][reference.column] =
+                    reference.index < strings.count ? strings[reference.index] : "…"
+            }
             if table.rows.isEmpty { document.append(.paragraph("(empty)")) } else { document.append(.table(table)) }
         }
         if sheets.count > OfficeDocument.maxSheets { document.cut = true }
@@ -49,11 +63,19 @@ struct SpreadsheetReader {
         names.count <= 5 ? names.joined(separator: ", ") : names.prefix(5).joined(separator: ", ") + " and \(names.count - 5) more"
     }
 
-    private static func sharedStrings(_ package: OfficePackage) throws -> [String] {
-        guard var reader = try package.xml("xl/sharedStrings.xml") else { return [] }
+    /// A kept cell holding shared string `index`, by its place in the table's rows.
+    private struct Reference {
+        var row: Int
+        var column: Int
+        var index: Int
+    }
+
+    /// The first `count` shared strings.
+    private static func sharedStrings(_ package: OfficePackage, count: Int) throws -> [String] {
+        guard count > 0, var reader = try package.xmlPrefix("xl/sharedStrings.xml") else { return [] }
         var out: [String] = []
         var current = ""
-        while let event = try reader.next(), out.count < maxSharedStrings {
+        while out.count < count, let event = try reader.next() {
             guard case .start(let tag) = event else {
                 if case .end("si") = event { out.append(current) }
                 continue
@@ -92,8 +114,10 @@ struct SpreadsheetReader {
         return (row, column + 1)
     }
 
-    private static func sheet(_ reader: inout XMLTokenizer, strings: [String], formats: SpreadsheetFormats) throws -> OfficeDocument.Table {
+    private static func sheet(_ reader: inout XMLTokenizer, formats: SpreadsheetFormats) throws -> (OfficeDocument.Table, [Reference]) {
         var table = OfficeDocument.Table(labelled: true)
+        var references: [Reference] = []
+        var rowReferences: [(column: Int, index: Int)] = []
         var declared: (rows: Int, columns: Int)? = nil
         var row: [String] = []
         var rowNumber = 0
@@ -106,7 +130,10 @@ struct SpreadsheetReader {
                     if !row.isEmpty {
                         // Rows left out between two with content show as empty rows.
                         while table.rows.count < rowNumber - 1, table.rows.count < OfficeDocument.maxRows { table.rows.append([]) }
-                        if table.rows.count < OfficeDocument.maxRows { table.rows.append(row) }
+                        if table.rows.count < OfficeDocument.maxRows {
+                            references += rowReferences.map { Reference(row: table.rows.count, column: $0.column, index: $0.index) }
+                            table.rows.append(row)
+                        }
                         table.rowCount = max(table.rowCount, rowNumber)
                     }
                     if table.rows.count >= OfficeDocument.maxRows {
@@ -121,30 +148,37 @@ struct SpreadsheetReader {
             case "row":
                 rowNumber = min(max(tag.attribute("r").flatMap(Int.init) ?? rowNumber + 1, 1), Self.maxRowNumber)
                 row = []
+                rowReferences = []
                 nextColumn = 0
             case "c":
                 let index = tag.attribute("r").flatMap(Self.column) ?? nextColumn
                 nextColumn = index + 1
-                let value = try cell(tag, &reader, strings: strings, formats: formats)
+                let (value, shared) = try cell(tag, &reader, formats: formats)
                 guard !value.isEmpty else { continue }
                 table.columnCount = max(table.columnCount, index + 1)
                 if index < OfficeDocument.maxColumns {
                     while row.count < index { row.append("") }
+                    if let shared { rowReferences.append((row.count, shared)) }
                     row.append(OfficeDocument.cell(value))
                 }
             default: break
             }
         }
-        if stopped, let declared {
-            table.rowCount = max(table.rowCount, declared.rows)
-            table.columnCount = max(table.columnCount, declared.columns)
+        if stopped || reader.isPartial {
+            if let declared {
+                table.rowCount = max(table.rowCount, declared.rows)
+                table.columnCount = max(table.columnCount, declared.columns)
+            } else {
+                table.rowCountIsMinimum = true
+            }
         }
-        return table
+        return (table, references)
     }
 
+    /// The cell's text, or for a shared string a placeholder and the string's index.
     private static func cell(
-        _ tag: XMLTokenizer.Tag, _ reader: inout XMLTokenizer, strings: [String], formats: SpreadsheetFormats
-    ) throws -> String {
+        _ tag: XMLTokenizer.Tag, _ reader: inout XMLTokenizer, formats: SpreadsheetFormats
+    ) throws -> (String, Int?) {
         var value: String? = nil
         var inline = ""
         let depth = reader.depth - 1
@@ -159,12 +193,12 @@ struct SpreadsheetReader {
         }
         switch tag.attribute("t") ?? "n" {
         case "s":
-            guard let index = value.flatMap(Int.init) else { return "" }
-            return index >= 0 && index < strings.count ? strings[index] : "…"
-        case "inlineStr": return inline
-        case "b": return value == "1" ? "TRUE" : value == nil ? "" : "FALSE"
-        case "n": return value.map { formats.display($0, style: tag.attribute("s").flatMap(Int.init) ?? 0) } ?? ""
-        default: return value ?? inline
+            guard let index = value.flatMap(Int.init), index >= 0 else { return ("", nil) }
+            return ("…", index)
+        case "inlineStr": return (inline, nil)
+        case "b": return (value == "1" ? "TRUE" : value == nil ? "" : "FALSE", nil)
+        case "n": return (value.map { formats.display($0, style: tag.attribute("s").flatMap(Int.init) ?? 0) } ?? "", nil)
+        default: return (value ?? inline, nil)
         }
     }
 }

@@ -1,3 +1,4 @@
+import Glibc
 import VignetteCore
 
 /// A bounded pull reader over one XML part of an Office file: start tags, end tags and text.
@@ -60,10 +61,15 @@ struct XMLTokenizer {
     private var pendingEnd: String? = nil
     private var elements = 0
 
-    /// A reader over `bytes`, the contents of `part`.
-    init(_ bytes: [UInt8], part: String) {
-        self.bytes = bytes
+    /// Whether `bytes` is only the start of the part: it ends after its last complete tag, and
+    /// elements still open there end quietly.
+    let isPartial: Bool
+
+    /// A reader over `bytes`, the contents of `part` (or, when `partial`, its start).
+    init(_ bytes: [UInt8], part: String, partial: Bool = false) {
+        self.bytes = partial ? Array(bytes[..<((bytes.lastIndex(of: UInt8(ascii: ">")) ?? -1) + 1)]) : bytes
         self.part = part
+        isPartial = partial
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
     }
 
@@ -96,7 +102,7 @@ struct XMLTokenizer {
                 return try startTag()
             }
         }
-        if let last = open.last {
+        if let last = open.last, !isPartial {
             throw VignetteError(.corrupt, "\(part) ends inside <\(String(decoding: last, as: UTF8.self))>")
         }
         return nil
@@ -132,14 +138,24 @@ struct XMLTokenizer {
     private mutating func skip(past terminator: StaticString, what: String) throws {
         let t = terminator.withUTF8Buffer { Array($0) }
         var j = i + 2
-        while j + t.count <= bytes.count {
-            if bytes[j] == t[0], bytes[j..<(j + t.count)].elementsEqual(t) {
-                i = j + t.count
+        while let at = Self.find(t[0], in: bytes, from: j) {
+            if at + t.count <= bytes.count, bytes[at..<(at + t.count)].elementsEqual(t) {
+                i = at + t.count
                 return
             }
-            j += 1
+            j = at + 1
         }
         throw VignetteError(.corrupt, "\(part) ends inside a \(what)")
+    }
+
+    /// The index of the first `byte` at or after `start` (memchr: long text and comments are
+    /// scanned at C speed even in debug builds).
+    private static func find(_ byte: UInt8, in bytes: [UInt8], from start: Int) -> Int? {
+        guard start < bytes.count else { return nil }
+        return bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, let hit = memchr(base + start, Int32(byte), buffer.count - start) else { return nil }
+            return UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+        }
     }
 
     private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D }
@@ -227,7 +243,7 @@ struct XMLTokenizer {
 
     private mutating func characterData() throws -> String {
         let start = i
-        while i < bytes.count, bytes[i] != UInt8(ascii: "<") { i += 1 }
+        i = Self.find(UInt8(ascii: "<"), in: bytes, from: i) ?? bytes.count
         return try expand(bytes[start..<i])
     }
 
