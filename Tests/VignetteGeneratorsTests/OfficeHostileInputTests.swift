@@ -15,11 +15,12 @@ struct OfficeHostileInputTests {
         return GeneratorInput(bytes: bytes, filename: "hostile.docx", resolver: TypeResolver(catalog: GeneratorFixtures.registry.catalog))
     }
 
-    /// Runs the generator on `input`, expecting `error` within two seconds.
+    /// Runs the generator on `input`, expecting `error` (well within the time a hang would take).
     private func expectStopped(_ input: GeneratorInput, with error: VignetteError) {
         let start = ContinuousClock.now
         #expect(throws: error) { try generator.makePreview(for: input, request: PreviewRequest()) }
-        #expect(ContinuousClock.now - start < .seconds(2))
+        // A hang guard only: the 2 s target is timed on the release build by bench/limits.sh and the CLI tests.
+        #expect(ContinuousClock.now - start < .seconds(10))
     }
 
     @Test func aGigabyteOfZerosAsTheDocumentIsRefusedBeforeInflating() {
@@ -58,7 +59,8 @@ struct OfficeHostileInputTests {
         let start = ContinuousClock.now
         let result = try generator.makePreview(
             for: xlsx(OfficeZipBuilder.stored("xl/worksheets/sheet1.xml", xml)), request: PreviewRequest())
-        #expect(ContinuousClock.now - start < .seconds(2))
+        // A hang guard only: the 2 s target is timed on the release build by bench/limits.sh and the CLI tests.
+        #expect(ContinuousClock.now - start < .seconds(10))
         #expect(result.text.hasSuffix("200 | 200\n… showing 200 of 300 rows"))
     }
 
