@@ -57,15 +57,17 @@ let package = Package(
         .systemLibrary(name: "CLZMA", pkgConfig: "liblzma", providers: [.apt(["liblzma-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
-        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // libheif, libjxl and LibRaw are opened on first use (vgn_lazy.c), not linked: loading
+        // them and their dependencies cost every process about 8 ms. Their headers are enough.
+        .systemLibrary(name: "CHeif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CLCMS", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .target(
             name: "CVignetteCodecs",
             dependencies: ["CJPEG", "CPNG", "CFreeType", "CZlib", "CLZMA", "CWebP", "CTIFF", "CHeif", "CLCMS"],
-            // giflib (libgif-dev) ships no .pc file; LibRaw's (libraw-dev) adds -fopenmp and
-            // libjxl's (libjxl-dev) -DHWY_SHARED_DEFINE, flags SwiftPM refuses: all linked by name
-            // (libraw_r.so pulls in libgomp itself).
-            linkerSettings: [.linkedLibrary("bz2"), .linkedLibrary("gif"), .linkedLibrary("raw_r"), .linkedLibrary("jxl")]
+            // giflib (libgif-dev) ships no .pc file: linked by name. LibRaw's (libraw-dev) adds
+            // -fopenmp and libjxl's (libjxl-dev) -DHWY_SHARED_DEFINE, flags SwiftPM refuses; their
+            // headers are found without them.
+            linkerSettings: [.linkedLibrary("bz2"), .linkedLibrary("gif")]
         ),
         vignetteTarget(
             "VignetteCore", [.product(name: "Logging", package: "swift-log")], resources: [.copy("Resources/UniformTypes.json")]),

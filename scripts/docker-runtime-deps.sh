@@ -7,6 +7,7 @@
 #   scripts/docker-runtime-deps.sh --check     exit 1 naming any that is not installed
 set -euo pipefail
 # libxml2: Foundation's XML parser (FoundationXML), linked even with the static Swift stdlib.
+# libheif1, libjxl0.7, libraw20: opened on first use (dlopen), so ldd does not list them.
 # shared-mime-info: the system MIME database Vignette reads besides its own types (851 more).
 # libpoppler-glib8: PDFs, loaded with dlopen in the PDF reader's child process (ldd does not show it;
 # image-check previews a PDF to prove it is there).

@@ -10,6 +10,24 @@
 #include "vgn_codecs.h"
 #include "vgn_internal.h"
 
+#include "vgn_lazy.h"
+
+/* Opened on first use (vgn_lazy.h). */
+#define heif_context_alloc VGN_LAZY(VGN_LIB_HEIF, heif_context_alloc)
+#define heif_context_encode_image VGN_LAZY(VGN_LIB_HEIF, heif_context_encode_image)
+#define heif_context_free VGN_LAZY(VGN_LIB_HEIF, heif_context_free)
+#define heif_context_get_encoder_for_format VGN_LAZY(VGN_LIB_HEIF, heif_context_get_encoder_for_format)
+#define heif_context_write VGN_LAZY(VGN_LIB_HEIF, heif_context_write)
+#define heif_encoder_release VGN_LAZY(VGN_LIB_HEIF, heif_encoder_release)
+#define heif_encoder_set_lossy_quality VGN_LAZY(VGN_LIB_HEIF, heif_encoder_set_lossy_quality)
+#define heif_encoder_set_parameter VGN_LAZY(VGN_LIB_HEIF, heif_encoder_set_parameter)
+#define heif_image_add_plane VGN_LAZY(VGN_LIB_HEIF, heif_image_add_plane)
+#define heif_image_create VGN_LAZY(VGN_LIB_HEIF, heif_image_create)
+#define heif_image_get_plane VGN_LAZY(VGN_LIB_HEIF, heif_image_get_plane)
+#define heif_image_handle_release VGN_LAZY(VGN_LIB_HEIF, heif_image_handle_release)
+#define heif_image_release VGN_LAZY(VGN_LIB_HEIF, heif_image_release)
+#define heif_init VGN_LAZY(VGN_LIB_HEIF, heif_init)
+
 static pthread_once_t vgn_heif_once = PTHREAD_ONCE_INIT;
 
 static void vgn_heif_start(void)
@@ -53,6 +71,7 @@ int vgn_avif_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size
         vgn_err_fill(err, VGN_E_STATE, "AVIF needs RGB or RGBA pixels of 1..65535 per side", NULL);
         return VGN_E_STATE;
     }
+    if (vgn_library_load(VGN_LIB_HEIF, err) != VGN_OK) return VGN_E_UNSUPPORTED;
     pthread_once(&vgn_heif_once, vgn_heif_start);
     struct heif_context *ctx = heif_context_alloc();
     struct heif_encoder *encoder = NULL;

@@ -9,6 +9,38 @@
 
 #include "vgn_internal.h"
 
+#include "vgn_lazy.h"
+
+/* Opened on first use (vgn_lazy.h). */
+#define heif_context_alloc VGN_LAZY(VGN_LIB_HEIF, heif_context_alloc)
+#define heif_context_free VGN_LAZY(VGN_LIB_HEIF, heif_context_free)
+#define heif_context_get_primary_image_handle VGN_LAZY(VGN_LIB_HEIF, heif_context_get_primary_image_handle)
+#define heif_context_read_from_memory_without_copy VGN_LAZY(VGN_LIB_HEIF, heif_context_read_from_memory_without_copy)
+#define heif_context_set_max_decoding_threads VGN_LAZY(VGN_LIB_HEIF, heif_context_set_max_decoding_threads)
+#define heif_context_set_maximum_image_size_limit VGN_LAZY(VGN_LIB_HEIF, heif_context_set_maximum_image_size_limit)
+#define heif_decode_image VGN_LAZY(VGN_LIB_HEIF, heif_decode_image)
+#define heif_decoding_options_alloc VGN_LAZY(VGN_LIB_HEIF, heif_decoding_options_alloc)
+#define heif_decoding_options_free VGN_LAZY(VGN_LIB_HEIF, heif_decoding_options_free)
+#define heif_image_get_bits_per_pixel_range VGN_LAZY(VGN_LIB_HEIF, heif_image_get_bits_per_pixel_range)
+#define heif_image_get_decoding_warnings VGN_LAZY(VGN_LIB_HEIF, heif_image_get_decoding_warnings)
+#define heif_image_get_height VGN_LAZY(VGN_LIB_HEIF, heif_image_get_height)
+#define heif_image_get_plane_readonly VGN_LAZY(VGN_LIB_HEIF, heif_image_get_plane_readonly)
+#define heif_image_get_width VGN_LAZY(VGN_LIB_HEIF, heif_image_get_width)
+#define heif_image_handle_get_color_profile_type VGN_LAZY(VGN_LIB_HEIF, heif_image_handle_get_color_profile_type)
+#define heif_image_handle_get_height VGN_LAZY(VGN_LIB_HEIF, heif_image_handle_get_height)
+#define heif_image_handle_get_ispe_height VGN_LAZY(VGN_LIB_HEIF, heif_image_handle_get_ispe_height)
+#define heif_image_handle_get_ispe_width VGN_LAZY(VGN_LIB_HEIF, heif_image_handle_get_ispe_width)
+#define heif_image_handle_get_list_of_thumbnail_IDs VGN_LAZY(VGN_LIB_HEIF, heif_image_handle_get_list_of_thumbnail_IDs)
+#define heif_image_handle_get_luma_bits_per_pixel VGN_LAZY(VGN_LIB_HEIF, heif_image_handle_get_luma_bits_per_pixel)
+#define heif_image_handle_get_raw_color_profile VGN_LAZY(VGN_LIB_HEIF, heif_image_handle_get_raw_color_profile)
+#define heif_image_handle_get_raw_color_profile_size VGN_LAZY(VGN_LIB_HEIF, heif_image_handle_get_raw_color_profile_size)
+#define heif_image_handle_get_thumbnail VGN_LAZY(VGN_LIB_HEIF, heif_image_handle_get_thumbnail)
+#define heif_image_handle_get_width VGN_LAZY(VGN_LIB_HEIF, heif_image_handle_get_width)
+#define heif_image_handle_has_alpha_channel VGN_LAZY(VGN_LIB_HEIF, heif_image_handle_has_alpha_channel)
+#define heif_image_handle_release VGN_LAZY(VGN_LIB_HEIF, heif_image_handle_release)
+#define heif_image_is_premultiplied_alpha VGN_LAZY(VGN_LIB_HEIF, heif_image_is_premultiplied_alpha)
+#define heif_image_release VGN_LAZY(VGN_LIB_HEIF, heif_image_release)
+
 /* At most this many thumbnails of the primary image are looked at. */
 #define VGN_HEIF_MAX_THUMBS 16
 
@@ -209,6 +241,7 @@ vgn_decoder *vgn_heif_open(const uint8_t *data, size_t size, uint32_t target, vg
         return NULL;
     }
     memset(info, 0, sizeof *info);
+    if (vgn_library_load(VGN_LIB_HEIF, err) != VGN_OK) return NULL;
     h = (vgn_heif *)calloc(1, sizeof *h);
     if (h == NULL) {
         vgn_err_fill(err, VGN_E_NOMEM, "out of memory", NULL);

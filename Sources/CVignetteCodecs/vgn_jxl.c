@@ -8,6 +8,27 @@
 
 #include "vgn_internal.h"
 
+#include "vgn_lazy.h"
+
+/* Opened on first use (vgn_lazy.h). */
+#define JxlDecoderCloseInput VGN_LAZY(VGN_LIB_JXL, JxlDecoderCloseInput)
+#define JxlDecoderCreate VGN_LAZY(VGN_LIB_JXL, JxlDecoderCreate)
+#define JxlDecoderDestroy VGN_LAZY(VGN_LIB_JXL, JxlDecoderDestroy)
+#define JxlDecoderFlushImage VGN_LAZY(VGN_LIB_JXL, JxlDecoderFlushImage)
+#define JxlDecoderGetBasicInfo VGN_LAZY(VGN_LIB_JXL, JxlDecoderGetBasicInfo)
+#define JxlDecoderGetColorAsICCProfile VGN_LAZY(VGN_LIB_JXL, JxlDecoderGetColorAsICCProfile)
+#define JxlDecoderGetICCProfileSize VGN_LAZY(VGN_LIB_JXL, JxlDecoderGetICCProfileSize)
+#define JxlDecoderGetIntendedDownsamplingRatio VGN_LAZY(VGN_LIB_JXL, JxlDecoderGetIntendedDownsamplingRatio)
+#define JxlDecoderImageOutBufferSize VGN_LAZY(VGN_LIB_JXL, JxlDecoderImageOutBufferSize)
+#define JxlDecoderProcessInput VGN_LAZY(VGN_LIB_JXL, JxlDecoderProcessInput)
+#define JxlDecoderSetImageOutBuffer VGN_LAZY(VGN_LIB_JXL, JxlDecoderSetImageOutBuffer)
+#define JxlDecoderSetInput VGN_LAZY(VGN_LIB_JXL, JxlDecoderSetInput)
+#define JxlDecoderSetKeepOrientation VGN_LAZY(VGN_LIB_JXL, JxlDecoderSetKeepOrientation)
+#define JxlDecoderSetPreferredColorProfile VGN_LAZY(VGN_LIB_JXL, JxlDecoderSetPreferredColorProfile)
+#define JxlDecoderSetProgressiveDetail VGN_LAZY(VGN_LIB_JXL, JxlDecoderSetProgressiveDetail)
+#define JxlDecoderSetUnpremultiplyAlpha VGN_LAZY(VGN_LIB_JXL, JxlDecoderSetUnpremultiplyAlpha)
+#define JxlDecoderSubscribeEvents VGN_LAZY(VGN_LIB_JXL, JxlDecoderSubscribeEvents)
+
 typedef struct {
     vgn_decoder base;
     JxlDecoder *dec;
@@ -216,6 +237,7 @@ vgn_decoder *vgn_jxl_open(const uint8_t *data, size_t size, uint32_t target, vgn
         return NULL;
     }
     memset(info, 0, sizeof *info);
+    if (vgn_library_load(VGN_LIB_JXL, err) != VGN_OK) return NULL;
     j = (vgn_jxl *)calloc(1, sizeof *j);
     if (j == NULL) {
         vgn_err_fill(err, VGN_E_NOMEM, "out of memory", NULL);

@@ -14,6 +14,15 @@
 
 #include "vgn_internal.h"
 
+#include "vgn_lazy.h"
+
+/* Opened on first use (vgn_lazy.h). */
+#define libraw_close VGN_LAZY(VGN_LIB_RAW, libraw_close)
+#define libraw_init VGN_LAZY(VGN_LIB_RAW, libraw_init)
+#define libraw_open_buffer VGN_LAZY(VGN_LIB_RAW, libraw_open_buffer)
+#define libraw_strerror VGN_LAZY(VGN_LIB_RAW, libraw_strerror)
+#define libraw_unpack_thumb VGN_LAZY(VGN_LIB_RAW, libraw_unpack_thumb)
+
 /* A preview claiming more pixels than this is refused before LibRaw reads it (full-size JPEG
  * previews of 60-megapixel cameras stay under it). */
 #define VGN_RAW_MAX_PREVIEW_PIXELS (64u << 20)
@@ -150,6 +159,7 @@ vgn_raw *vgn_raw_open(const uint8_t *data, size_t size, vgn_image_info *info, vg
         return NULL;
     }
     memset(info, 0, sizeof *info);
+    if (vgn_library_load(VGN_LIB_RAW, err) != VGN_OK) return NULL;
     r = (vgn_raw *)calloc(1, sizeof *r);
     if (r == NULL) {
         vgn_err_fill(err, VGN_E_NOMEM, "out of memory", NULL);
@@ -343,6 +353,8 @@ int vgn_raw_extract_isolated(const uint8_t *data, size_t size, unsigned timeout_
         return VGN_E_STATE;
     }
     memset(out, 0, sizeof *out);
+    /* Loaded here, not in the child: a child of a threaded process should not dlopen. */
+    if (vgn_library_load(VGN_LIB_RAW, err) != VGN_OK) return VGN_E_UNSUPPORTED;
     if (pipe2(fds, O_CLOEXEC) != 0) {
         vgn_err_fill(err, VGN_E_IO, "cannot make a pipe for the raw decoder", NULL);
         return VGN_E_IO;

@@ -30,8 +30,13 @@ extension ImageDecoder {
             case .pnm: vgn_pnm_open(data, count, &info, &err)
             // libheif's codecs and libjxl print on stderr, and their bitstream decoders are large
             // C/C++: they run in a child (vgn_isolated_open), as LibRaw does.
-            case .heif: vgn_isolated_open(vgn_heif_open, "libheif", data, count, target, Self.isolatedTimeout, &info, &err)
-            case .jpegXL: vgn_isolated_open(vgn_jxl_open, "libjxl", data, count, target, Self.isolatedTimeout, &info, &err)
+            // Both are loaded on first use (vgn_library_load), here rather than in the child.
+            case .heif:
+                vgn_library_load(VGN_LIB_HEIF, &err) == 0
+                    ? vgn_isolated_open(vgn_heif_open, "libheif", data, count, target, Self.isolatedTimeout, &info, &err) : nil
+            case .jpegXL:
+                vgn_library_load(VGN_LIB_JXL, &err) == 0
+                    ? vgn_isolated_open(vgn_jxl_open, "libjxl", data, count, target, Self.isolatedTimeout, &info, &err) : nil
             }
         }
     }

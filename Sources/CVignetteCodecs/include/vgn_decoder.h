@@ -75,6 +75,21 @@ vgn_decoder *vgn_gif_open(const uint8_t *data, size_t size, vgn_image_info *info
 /* TIFF (libtiff): the first page, or a reduced-resolution copy of it covering `target`. */
 vgn_decoder *vgn_tiff_open(const uint8_t *data, size_t size, uint32_t target, vgn_image_info *info, vgn_error *err);
 
+/* The libraries opened on first use instead of at start-up: libheif (which brings four video
+ * codecs), libjxl (highway) and LibRaw (OpenMP) cost every process milliseconds of loading and
+ * constructors, used or not. vgn_heif_open, vgn_jxl_open, vgn_avif_encode, vgn_raw_open and
+ * vgn_raw_extract_isolated load theirs; call this before forking a child that will use one
+ * (vgn_isolated_open), so that the child does not load it. */
+typedef enum vgn_library {
+    VGN_LIB_HEIF = 0,
+    VGN_LIB_JXL  = 1,
+    VGN_LIB_RAW  = 2
+} vgn_library;
+
+/* Loads `library` once (any thread, any number of calls): 0, or VGN_E_UNSUPPORTED with a message
+ * naming the library when it cannot be loaded. */
+int vgn_library_load(vgn_library library, vgn_error *err);
+
 /* HEIF/HEIC/AVIF (libheif): the primary image, or its embedded thumbnail when that covers
  * `target`; libheif applies irot/imir/clap (info->orientation is 1). */
 vgn_decoder *vgn_heif_open(const uint8_t *data, size_t size, uint32_t target, vgn_image_info *info, vgn_error *err);

@@ -1,0 +1,100 @@
+/* vgn_lazy.c - libheif, libjxl and LibRaw opened on first use (see vgn_library_load, vgn_lazy.h).
+ *
+ * Linked normally, these three load eleven more libraries into every process and run their
+ * constructors (highway times its clock, libde265 fills tables): about 8 ms of CPU before main,
+ * most of a one-file command. Opened here, only the commands that decode HEIF, AVIF, JPEG XL or
+ * RAW pay, once. The version the headers describe is opened (its soname), else the unversioned
+ * name a -dev package installs. */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <jxl/version.h>
+#include <libheif/heif_version.h>
+#include <libraw/libraw_version.h>
+
+#include "vgn_lazy.h"
+
+#define VGN_LIB_COUNT 3
+
+static pthread_mutex_t vgn_lazy_lock = PTHREAD_MUTEX_INITIALIZER;
+static void *vgn_lazy_handles[VGN_LIB_COUNT];
+
+/* The library's name in messages and its file names, versioned first. */
+static const char *vgn_lazy_name(vgn_library library, char *versioned, size_t n, const char **plain)
+{
+    switch (library) {
+    case VGN_LIB_HEIF:
+        snprintf(versioned, n, "libheif.so.%d", (int)(LIBHEIF_NUMERIC_VERSION >> 24));
+        *plain = "libheif.so";
+        return "libheif";
+    case VGN_LIB_JXL:
+        /* 0.x versions change their soname with the minor version (libjxl.so.0.7). */
+        if (JPEGXL_MAJOR_VERSION == 0)
+            snprintf(versioned, n, "libjxl.so.0.%d", JPEGXL_MINOR_VERSION);
+        else
+            snprintf(versioned, n, "libjxl.so.%d", JPEGXL_MAJOR_VERSION);
+        *plain = "libjxl.so";
+        return "libjxl";
+    case VGN_LIB_RAW:
+        snprintf(versioned, n, "libraw_r.so.%d", LIBRAW_SHLIB_CURRENT);
+        *plain = "libraw_r.so";
+        return "LibRaw";
+    }
+    *plain = NULL;
+    return NULL;
+}
+
+/* The library's handle, opened now if need be; NULL (and the reason in `why`) if it cannot be. */
+static void *vgn_lazy_open(vgn_library library, char *why, size_t n)
+{
+    char versioned[64];
+    const char *plain, *name;
+    void *handle;
+    if ((unsigned)library >= VGN_LIB_COUNT) {
+        snprintf(why, n, "unknown library %d", (int)library);
+        return NULL;
+    }
+    handle = __atomic_load_n(&vgn_lazy_handles[library], __ATOMIC_ACQUIRE);
+    if (handle != NULL) return handle;
+    pthread_mutex_lock(&vgn_lazy_lock);
+    handle = vgn_lazy_handles[library];
+    if (handle == NULL) {
+        name = vgn_lazy_name(library, versioned, sizeof versioned, &plain);
+        /* RTLD_NOW: everything is resolved here, before any child is forked to use it. */
+        handle = dlopen(versioned, RTLD_NOW | RTLD_LOCAL);
+        if (handle == NULL) {
+            const char *first = dlerror();
+            snprintf(why, n, "%s cannot be loaded: %s", name, first != NULL ? first : versioned);
+            handle = dlopen(plain, RTLD_NOW | RTLD_LOCAL);
+        }
+        if (handle != NULL) __atomic_store_n(&vgn_lazy_handles[library], handle, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&vgn_lazy_lock);
+    return handle;
+}
+
+int vgn_library_load(vgn_library library, vgn_error *err)
+{
+    char why[VGN_MSG_LEN] = "";
+    if (vgn_lazy_open(library, why, sizeof why) == NULL) {
+        vgn_err_fill(err, VGN_E_UNSUPPORTED, why, NULL);
+        return VGN_E_UNSUPPORTED;
+    }
+    vgn_err_fill(err, VGN_OK, NULL, NULL);
+    return VGN_OK;
+}
+
+void *vgn_lazy_symbol(vgn_library library, const char *name)
+{
+    char why[VGN_MSG_LEN] = "";
+    void *handle = vgn_lazy_open(library, why, sizeof why);
+    void *symbol = handle != NULL ? dlsym(handle, name) : NULL;
+    if (symbol == NULL) {
+        /* A call before vgn_library_load succeeded, or a library older than its headers. */
+        fprintf(stderr, "vignette: %s: %s\n", name, handle == NULL ? why : "not in the loaded library");
+        abort();
+    }
+    return symbol;
+}
