@@ -18,8 +18,10 @@ test-deps:
 build: deps
 	$(SWIFT) build -j $(JOBS)
 
+# The Swift runtime and Foundation linked into the binary: no libswift*.so to load and bind at
+# every start (bench/startup.sh). scripts/install.sh and the Dockerfile build the same way.
 release: deps
-	$(SWIFT) build -c release -j $(JOBS)
+	$(SWIFT) build -c release --static-swift-stdlib -j $(JOBS)
 
 ## demo: install what is missing, build, run the main job on Samples/ and print where the output is.
 demo: release

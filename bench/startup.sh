@@ -18,7 +18,8 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 runs=${1:-20}
 bin=${VIGNETTE_BIN:-$top/.build/release/vignette}
-[[ -x "$bin" ]] || (cd "$top" && swift build -c release >/dev/null)
+# The release build as `make release` makes it (static Swift runtime).
+[[ -x "$bin" ]] || (cd "$top" && swift build -c release --static-swift-stdlib --product vignette >/dev/null)
 command -v gdk-pixbuf-thumbnailer >/dev/null || { echo "needs gdk-pixbuf-thumbnailer (libgdk-pixbuf2.0-bin)" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -2,7 +2,8 @@
 # Builds a release binary and installs it with its data under PREFIX.
 #
 #   scripts/install.sh PREFIX            e.g. /usr/local or /opt/vignette
-#   STATIC_STDLIB=1 scripts/install.sh   link the Swift runtime statically (the Docker image does)
+#   STATIC_STDLIB=0 scripts/install.sh   link the Swift runtime dynamically (default: statically,
+#                                        as `make release` and the Docker image do; it starts faster)
 #
 # Layout: PREFIX/bin/vignette, PREFIX/share/vignette/ (type declarations, shipped
 # generators) and PREFIX/share/thumbnailers/vignette.thumbnailer (for desktops).
@@ -13,7 +14,7 @@ prefix=${1:?usage: scripts/install.sh PREFIX}
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 flags=(-c release)
-[[ "${STATIC_STDLIB:-0}" == 1 ]] && flags+=(--static-swift-stdlib)
+[[ "${STATIC_STDLIB:-1}" == 1 ]] && flags+=(--static-swift-stdlib)
 swift build "${flags[@]}" --product vignette
 bin=$(swift build "${flags[@]}" --show-bin-path)
 install -d "$prefix/bin" "$prefix/share/vignette"
