@@ -19,7 +19,8 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
     case imageHeader = "image-header"
     /// The zip directory reader and the zip listing.
     case zip
-    /// Office Open XML, OpenDocument and EPUB thumbnails (zip entries, inflate, XML).
+    /// Office Open XML, OpenDocument and EPUB thumbnails (zip entries, inflate, XML), and the
+    /// text previews of Office documents, XML and legacy (OLE2) formats.
     case office
     /// The tar listing over plain, gzip, bzip2, xz and lzma streams.
     case tar
@@ -70,6 +71,8 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
             thumbnail(bytes, generator: "ooxml-thumbnail", filename: "input.docx")
             thumbnail(bytes, generator: "opendocument-thumbnail", filename: "input.odt")
             thumbnail(bytes, generator: "epub-cover", filename: "input.epub")
+            preview(bytes, generator: "office", filename: "input.docx")
+            preview(bytes, generator: "office-legacy", filename: "input.doc")
         case .tar: preview(bytes, generator: "tar-listing", filename: "input.tar")
         case .json: preview(bytes, generator: "json", filename: "input.json")
         case .csv: preview(bytes, generator: "csv", filename: "input.csv")
