@@ -111,6 +111,7 @@ struct CompoundFile {
         return (Array(bytes.prefix(wanted)), wanted == entry.size)
     }
 
+    /// The sectors of the chain from `start` through `table`, until `limit` bytes are read.
     private static func read(_ sample: FileSample, chain start: UInt32, table: [UInt32], sectorSize: Int, limit: Int) throws -> [UInt8] {
         var out: [UInt8] = []
         var sector = start

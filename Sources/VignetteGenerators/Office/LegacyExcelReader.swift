@@ -100,6 +100,7 @@ struct LegacyExcelReader {
         }
     }
 
+    /// The little-endian IEEE double at `at` of `b`.
     private static func double(_ b: ArraySlice<UInt8>, _ at: Int) -> Double {
         Double(bitPattern: UInt64(CompoundFile.u32(b, at)) | UInt64(CompoundFile.u32(b, at + 4)) << 32)
     }
@@ -117,11 +118,13 @@ struct LegacyExcelReader {
         return (String(String.UnicodeScalarView(b.prefix(n).map { Unicode.Scalar($0) })), n)
     }
 
+    /// A `ShortXLUnicodeString`: a one-byte length, a flags byte, the characters.
     private static func shortString(_ b: ArraySlice<UInt8>) -> String {
         guard b.count >= 2 else { return "" }
         return characters(b.dropFirst(2), count: Int(b[b.startIndex]), wide: b[b.startIndex + 1] & 1 != 0).0
     }
 
+    /// An `XLUnicodeString`: a two-byte length, a flags byte, the characters.
     private static func longString(_ b: ArraySlice<UInt8>) -> String {
         guard b.count >= 3 else { return "" }
         return characters(b.dropFirst(3), count: Int(CompoundFile.u16(b, 0)), wide: b[b.startIndex + 2] & 1 != 0).0

@@ -27,6 +27,7 @@ enum LegacyPowerPointReader {
         return shapes
     }
 
+    /// Follows the records of `b`, containers recursively, adding slides and their text.
     private static func walk(_ b: ArraySlice<UInt8>, depth: Int, inList: Bool, slideContainers: Bool, into slides: inout [Slide]) {
         var p = b.startIndex
         var textType: UInt32 = 4
@@ -61,6 +62,7 @@ enum LegacyPowerPointReader {
         }
     }
 
+    /// The UTF-16LE text of `b`.
     private static func utf16(_ b: ArraySlice<UInt8>) -> String {
         String(decoding: (0..<(b.count / 2)).map { CompoundFile.u16(b, 2 * $0) }, as: UTF16.self)
     }

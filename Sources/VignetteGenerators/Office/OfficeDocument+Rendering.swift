@@ -27,6 +27,7 @@ extension OfficeDocument {
         return (lines.joined(separator: "\n"), html, true)
     }
 
+    /// Whether `block` is a list item (consecutive ones are not separated by a blank line).
     private static func isListItem(_ block: Block) -> Bool {
         if case .listItem = block { return true }
         return false
@@ -54,12 +55,14 @@ extension OfficeDocument {
         return parts.isEmpty ? nil : "… showing " + parts.joined(separator: " and ")
     }
 
+    /// The rows, with column letters above and row numbers before them when the table is labelled.
     private static func labelledRows(_ table: Table) -> [[String]] {
         let columns = min(table.rows.map(\.count).max() ?? 0, maxColumns)
         guard table.labelled else { return table.rows }
         return [[""] + (0..<columns).map(columnName)] + table.rows.enumerated().map { [String($0.offset + 1)] + $0.element }
     }
 
+    /// The table as aligned text lines, ` | ` between columns, and its note when cut.
     private static func tableText(_ table: Table) -> [String] {
         let rows = labelledRows(table).map { $0.map { CSVTable.textCell($0, width: CSVTable.maxColumnWidth) } }
         let columns = rows.map(\.count).max() ?? 0
@@ -97,6 +100,7 @@ extension OfficeDocument {
         }
     }
 
+    /// The table as an HTML `<table>` (labels as `<th>`), and its note when cut.
     private static func tableHTML(_ table: Table) -> String {
         func cell(_ text: String, _ tag: String) -> String {
             "<\(tag)>\(HTML.escape(text).replacingOccurrences(of: "\n", with: "<br>"))</\(tag)>"

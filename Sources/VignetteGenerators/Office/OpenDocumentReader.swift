@@ -42,6 +42,7 @@ struct OpenDocumentReader {
         self.reader = reader
     }
 
+    /// Reads every event of `content.xml` into `document`, stopping when its budget is spent.
     private mutating func run(_ document: inout OfficeDocument) throws {
         while let event = try reader.next() {
             switch event {
@@ -62,11 +63,13 @@ struct OpenDocumentReader {
         }
     }
 
+    /// Adds `text` to the innermost open paragraph, up to a cap.
     private mutating func append(_ text: String) {
         guard paragraphs[paragraphs.count - 1].utf8.count < OfficeDocument.maxCellLength * 8 else { return }
         paragraphs[paragraphs.count - 1] += text
     }
 
+    /// Handles a start tag: paragraphs, lists, tables, pages and the styles that say what they are.
     private mutating func start(_ tag: XMLTokenizer.Tag, _ document: inout OfficeDocument) throws {
         switch tag.name {
         case "spreadsheet": isSpreadsheet = true
@@ -122,6 +125,7 @@ struct OpenDocumentReader {
         }
     }
 
+    /// Handles an end tag: finishes the paragraph, list, cell, row, table or page it closes.
     private mutating func end(_ name: String, _ document: inout OfficeDocument) throws {
         switch name {
         case "list-style": listStyle = nil
@@ -175,6 +179,7 @@ struct OpenDocumentReader {
         }
     }
 
+    /// Sends a finished block to the open slide (its title or body) or to the document.
     private mutating func emit(_ block: OfficeDocument.Block, _ document: inout OfficeDocument) {
         guard slide != nil else {
             document.append(block)

@@ -37,6 +37,7 @@ struct PresentationReader {
         var paragraph: String? = nil
     }
 
+    /// Reads one slide part: its title placeholder, its other shapes' paragraphs and its tables.
     private static func slide(_ reader: inout XMLTokenizer, number: Int, into document: inout OfficeDocument) throws {
         var title: [String] = []
         var body: [OfficeDocument.Block] = []

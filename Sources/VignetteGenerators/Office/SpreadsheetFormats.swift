@@ -112,6 +112,7 @@ struct SpreadsheetFormats {
         return ((value * scale).rounded() / scale).description
     }
 
+    /// The number of decimal digits of `value` before the point, less one.
     private static func log10Floor(_ value: Double) -> Int {
         var n = 0
         var v = value
@@ -122,6 +123,7 @@ struct SpreadsheetFormats {
         return n
     }
 
+    /// 10 to the power `n` (1 for negative `n`).
     private static func pow10(_ n: Int) -> Double {
         var out = 1.0
         for _ in 0..<max(0, n) { out *= 10 }
@@ -150,6 +152,7 @@ struct SpreadsheetFormats {
         return kind == .date ? date : date + " " + time
     }
 
+    /// `n` with at least two digits.
     private static func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
 
     /// Days since 1970-01-01 as `YYYY-MM-DD` (proleptic Gregorian, Hinnant's algorithm).

@@ -114,6 +114,7 @@ struct SpreadsheetReader {
         return (row, column + 1)
     }
 
+    /// Reads one worksheet part: its kept rows, with placeholders for shared strings and where they go.
     private static func sheet(_ reader: inout XMLTokenizer, formats: SpreadsheetFormats) throws -> (OfficeDocument.Table, [Reference]) {
         var table = OfficeDocument.Table(labelled: true)
         var references: [Reference] = []

@@ -34,6 +34,7 @@ struct SummaryInformation {
         }
     }
 
+    /// The property value of `type` at `at` as text: integers, strings and dates; nil for other types.
     private static func value(_ b: ArraySlice<UInt8>, at: Int, type: UInt16) -> String? {
         switch type {
         case 2: return at + 2 <= b.count ? String(Int16(bitPattern: CompoundFile.u16(b, at))) : nil

@@ -38,6 +38,7 @@ struct WordprocessingReader {
         self.reader = reader
     }
 
+    /// Reads every event of the document part into `document`, stopping when its budget is spent.
     private mutating func run(_ document: inout OfficeDocument) throws {
         while let event = try reader.next() {
             switch event {
@@ -52,6 +53,7 @@ struct WordprocessingReader {
         }
     }
 
+    /// Handles a start tag: paragraphs and their properties, runs, text, tables.
     private mutating func start(_ tag: XMLTokenizer.Tag) throws {
         switch tag.name {
         case "p": paragraphs.append(Paragraph())
@@ -84,11 +86,13 @@ struct WordprocessingReader {
         }
     }
 
+    /// Adds `text` to the innermost open paragraph, up to a cap.
     private mutating func appendText(_ text: String) {
         guard !paragraphs.isEmpty, paragraphs[paragraphs.count - 1].text.utf8.count < OfficeDocument.maxCellLength * 8 else { return }
         paragraphs[paragraphs.count - 1].text += text
     }
 
+    /// Handles an end tag: finishes the run, paragraph, cell, row or table it closes.
     private mutating func end(_ name: String, _ document: inout OfficeDocument) {
         switch name {
         case "r": runDepth = max(0, runDepth - 1)
@@ -124,6 +128,7 @@ struct WordprocessingReader {
         }
     }
 
+    /// Files a finished paragraph: into the open table cell, or as a heading, list item or paragraph.
     private mutating func finish(_ paragraph: Paragraph, _ document: inout OfficeDocument) {
         if let builder = tables.last, builder.cell != nil, paragraphs.count == builder.cellParagraphDepth {
             tables[tables.count - 1].cell!.append(OfficeDocument.flattened(paragraph.text))

@@ -39,6 +39,7 @@ struct WordprocessingStyles {
         abstractOf[numID].flatMap { formats[$0]?[level] } ?? "bullet"
     }
 
+    /// The first value `value` finds on style `id` or the styles it is based on.
     private func lookup<T>(_ id: String?, _ value: (Style) -> T?) -> T? {
         var id = id
         for _ in 0..<8 {
@@ -58,6 +59,7 @@ struct WordprocessingStyles {
         return n
     }
 
+    /// Reads the paragraph styles: heading levels from names and outline levels, lists, bases.
     private mutating func readStyles(_ reader: inout XMLTokenizer) throws {
         var id: String? = nil
         var style = Style()
@@ -83,6 +85,7 @@ struct WordprocessingStyles {
         }
     }
 
+    /// Reads each list's abstract numbering and each level's number format.
     private mutating func readNumbering(_ reader: inout XMLTokenizer) throws {
         var abstract: String? = nil
         var num: String? = nil
@@ -116,6 +119,7 @@ struct WordprocessingStyles {
         }
     }
 
+    /// `n` in Roman numerals (as digits past 3999).
     private static func roman(_ n: Int) -> String {
         guard n > 0, n < 4000 else { return String(n) }
         let table: [(Int, String)] = [

@@ -129,12 +129,14 @@ struct XMLTokenizer {
         return out
     }
 
+    /// Whether the bytes at the reading position start with `prefix`.
     private func has(_ prefix: StaticString) -> Bool {
         let count = prefix.utf8CodeUnitCount
         guard i + count <= bytes.count else { return false }
         return prefix.withUTF8Buffer { p in (0..<count).allSatisfy { bytes[i + $0] == p[$0] } }
     }
 
+    /// Moves past the next `terminator` (of a comment, CDATA section or processing instruction).
     private mutating func skip(past terminator: StaticString, what: String) throws {
         let t = terminator.withUTF8Buffer { Array($0) }
         var j = i + 2
@@ -158,17 +160,21 @@ struct XMLTokenizer {
         }
     }
 
+    /// Whether `b` is XML whitespace.
     private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D }
 
+    /// Whether `b` can be part of a name (anything but whitespace and the markup delimiters).
     private static func isNameByte(_ b: UInt8) -> Bool {
         !isSpace(b) && b != UInt8(ascii: ">") && b != UInt8(ascii: "/") && b != UInt8(ascii: "=") && b != UInt8(ascii: "<")
     }
 
+    /// `name` without its `prefix:`.
     private static func localName(_ name: ArraySlice<UInt8>) -> String {
         let start = name.lastIndex(of: UInt8(ascii: ":")).map { $0 + 1 } ?? name.startIndex
         return String(decoding: name[start...], as: UTF8.self)
     }
 
+    /// The name at the reading position, which must not be empty.
     private mutating func name() throws -> ArraySlice<UInt8> {
         let start = i
         while i < bytes.count, Self.isNameByte(bytes[i]) { i += 1 }
@@ -176,10 +182,12 @@ struct XMLTokenizer {
         return bytes[start..<i]
     }
 
+    /// Moves past whitespace.
     private mutating func skipSpace() {
         while i < bytes.count, Self.isSpace(bytes[i]) { i += 1 }
     }
 
+    /// Reads a start or empty-element tag, counting it against the element and depth caps.
     private mutating func startTag() throws -> Event {
         i += 1
         let qualified = try name()
@@ -227,6 +235,7 @@ struct XMLTokenizer {
         return .start(tag)
     }
 
+    /// Reads an end tag, which must close the innermost open element.
     private mutating func endTag() throws -> Event {
         i += 2
         let qualified = try name()
@@ -241,6 +250,7 @@ struct XMLTokenizer {
         return .end(Self.localName(qualified))
     }
 
+    /// Reads text up to the next `<`.
     private mutating func characterData() throws -> String {
         let start = i
         i = Self.find(UInt8(ascii: "<"), in: bytes, from: i) ?? bytes.count
