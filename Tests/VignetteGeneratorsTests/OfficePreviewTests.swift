@@ -131,6 +131,26 @@ struct OfficePreviewTests {
             ))
     }
 
+    @Test func aTableOverTheRequestedBytesShowsTheRowsThatFit() throws {
+        let rows = (1...100).map {
+            "<table:table-row><table:table-cell><text:p>row \($0) of the sheet</text:p></table:table-cell></table:table-row>"
+        }
+        let content =
+            "<office:document-content><office:body><office:spreadsheet><table:table table:name=\"Long\">"
+            + rows.joined() + "</table:table></office:spreadsheet></office:body></office:document-content>"
+        let ods = OfficeZipBuilder.zip([OfficeZipBuilder.stored("content.xml", content)])
+        let result = try generator.makePreview(for: upload(ods, named: "long.ods"), request: PreviewRequest(maxBytes: 600, maxLines: 2000))
+        #expect(result.truncated)
+        #expect(result.text.utf8.count <= 600)
+        let lines = result.text.split(separator: "\n").map(String.init)
+        #expect(lines.last == "… cut: the rest of the document is not shown")
+        let note = try #require(lines.dropLast().last)
+        #expect(note.hasPrefix("… showing ") && note.hasSuffix(" of 100 rows"))
+        #expect(result.html.contains("<p class=\"vignette-cut\">\(note)</p>"))
+        let lineLimited = try generator.makePreview(for: upload(ods, named: "long.ods"), request: PreviewRequest(maxLines: 10))
+        #expect(lineLimited.text.split(separator: "\n", omittingEmptySubsequences: false).count <= 10)
+    }
+
     @Test func repeatedSpreadsheetCellsAreCountedNotExpanded() throws {
         // LibreOffice pads every sheet to its 16,384 × 1,048,576 grid with repeated empty cells.
         let content = """

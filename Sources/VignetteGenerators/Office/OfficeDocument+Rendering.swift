@@ -1,6 +1,9 @@
 import VignetteCore
 
 extension OfficeDocument {
+    /// The line that ends a preview cut short.
+    static let marker = "… cut: the rest of the document is not shown"
+
     /// The blocks as plain text and HTML, cut at `maxBytes` of text or `maxLines` lines with a
     /// visible marker; `truncated` says whether anything was left out, here or by the reader.
     func rendered(maxBytes: Int, maxLines: Int) -> (text: String, html: String, truncated: Bool) {
@@ -9,22 +12,62 @@ extension OfficeDocument {
         var bytes = 0
         var shownBlocks = 0
         var previous: Block? = nil
-        for block in blocks {
-            var blockLines = Self.text(block)
-            if let previous, !(Self.isListItem(previous) && Self.isListItem(block)) { blockLines.insert("", at: 0) }
-            let blockBytes = blockLines.reduce(0) { $0 + $1.utf8.count + 1 }
-            if shownBlocks > 0, bytes + blockBytes > maxBytes || lines.count + blockLines.count > maxLines { break }
+        var partial = false
+        for original in blocks {
+            var block = original
+            let gap = previous.map { !(Self.isListItem($0) && Self.isListItem(block)) } ?? false
+            var blockLines = (gap ? [""] : []) + Self.text(block)
+            var blockBytes = blockLines.reduce(0) { $0 + $1.utf8.count + 1 }
+            if bytes + blockBytes > maxBytes || lines.count + blockLines.count > maxLines {
+                // A table that does not fit shows the rows that do; any other block is left out
+                // (unless it is the first, which is shown whole).
+                guard case .table(var table) = block,
+                    let kept = Self.rowsFitting(
+                        table, bytes: maxBytes - bytes - Self.marker.utf8.count - 2, lines: maxLines - lines.count - (gap ? 1 : 0) - 2)
+                else {
+                    if shownBlocks > 0 { break }
+                    lines += blockLines
+                    html += Self.html(block)
+                    shownBlocks += 1
+                    break
+                }
+                table.rows = Array(table.rows.prefix(kept))
+                block = .table(table)
+                blockLines = (gap ? [""] : []) + Self.text(block)
+                blockBytes = blockLines.reduce(0) { $0 + $1.utf8.count + 1 }
+                partial = true
+            }
             lines += blockLines
             html += Self.html(block)
             bytes += blockBytes
             shownBlocks += 1
             previous = block
+            if partial { break }
         }
-        guard shownBlocks < blocks.count || cut else { return (lines.joined(separator: "\n"), html, false) }
-        let marker = "… cut: the rest of the document is not shown"
-        lines += ["", marker]
-        html += "<p class=\"vignette-cut\">\(HTML.escape(marker))</p>\n"
+        guard shownBlocks < blocks.count || cut || partial else { return (lines.joined(separator: "\n"), html, false) }
+        lines += ["", Self.marker]
+        html += "<p class=\"vignette-cut\">\(HTML.escape(Self.marker))</p>\n"
         return (lines.joined(separator: "\n"), html, true)
+    }
+
+    /// How many of the table's rows fit in `bytes` and `lines` with its labels and note, or nil
+    /// when not even one does. The widths of the whole table are an upper bound for fewer rows.
+    static func rowsFitting(_ table: Table, bytes: Int, lines: Int) -> Int? {
+        var all = tableText(table)
+        var shorter = table
+        shorter.rows = Array(table.rows.prefix(1))
+        // The note of the cut table replaces the whole table's (if any).
+        if tableNote(table) != nil { all.removeLast() }
+        let fixed = (table.labelled ? 2 : 0) + 1
+        let noteBytes = (tableNote(shorter)?.utf8.count ?? 0) + 1
+        var used = noteBytes + all.prefix(fixed - 1).reduce(0) { $0 + $1.utf8.count + 1 }
+        var kept = 0
+        for line in all.dropFirst(fixed - 1) {
+            guard used + line.utf8.count + 1 <= bytes, kept + fixed + 1 <= lines else { break }
+            used += line.utf8.count + 1
+            kept += 1
+        }
+        return kept > 0 ? kept : nil
     }
 
     /// Whether `block` is a list item (consecutive ones are not separated by a blank line).
