@@ -64,6 +64,16 @@ struct OfficeHostileInputTests {
         #expect(result.text.hasSuffix("200 | 200\n… showing 200 of 300 rows"))
     }
 
+    @Test func aDeflatedSheetUnderTheRatioCostsNoMoreThanThePartCap() throws {
+        // 42 MB of zeros in 270 KB (157 times): inflated only to the 32 MiB cap, then no tags.
+        let (stream, size) = OfficeZipBuilder.zeros(chunks: 40)
+        let entry = OfficeZipBuilder.Entry(name: "xl/worksheets/sheet1.xml", data: stream, method: 8, declaredSize: size, crc: 0)
+        let start = ContinuousClock.now
+        let result = try generator.makePreview(for: xlsx(entry), request: PreviewRequest())
+        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(result.text == "## Big\n\n(empty)")
+    }
+
     @Test func aSheetThatInflatesAThousandfoldIsRefused() {
         let (stream, _) = OfficeZipBuilder.zeros(chunks: 160)
         let entry = OfficeZipBuilder.Entry(name: "xl/worksheets/sheet1.xml", data: stream, method: 8, declaredSize: 1 << 30, crc: 0)
