@@ -67,7 +67,7 @@ struct XMLTokenizer {
 
     /// A reader over `bytes`, the contents of `part` (or, when `partial`, its start).
     init(_ bytes: [UInt8], part: String, partial: Bool = false) {
-        self.bytes = partial ? Array(bytes[..<((bytes.lastIndex(of: UInt8(ascii: ">")) ?? -1) + 1)]) : bytes
+        self.bytes = partial ? Array(bytes[..<((Self.findLast(UInt8(ascii: ">"), in: bytes) ?? -1) + 1)]) : bytes
         self.part = part
         isPartial = partial
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
@@ -152,12 +152,31 @@ struct XMLTokenizer {
 
     /// The index of the first `byte` at or after `start` (memchr: long text and comments are
     /// scanned at C speed even in debug builds).
-    private static func find(_ byte: UInt8, in bytes: [UInt8], from start: Int) -> Int? {
-        guard start < bytes.count else { return nil }
+    private static func find(_ byte: UInt8, in bytes: [UInt8], from start: Int, to end: Int? = nil) -> Int? {
+        let end = min(end ?? bytes.count, bytes.count)
+        guard start < end else { return nil }
         return bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress, let hit = memchr(base + start, Int32(byte), buffer.count - start) else { return nil }
+            guard let base = buffer.baseAddress, let hit = memchr(base + start, Int32(byte), end - start) else { return nil }
             return UnsafeRawPointer(hit) - UnsafeRawPointer(base)
         }
+    }
+
+    /// The index of the last `byte` in `bytes`: memchr over windows from the end, since a
+    /// partial part's last `>` is near its end (and a part without one is scanned at C speed).
+    private static func findLast(_ byte: UInt8, in bytes: [UInt8]) -> Int? {
+        var end = bytes.count
+        while end > 0 {
+            let start = max(0, end - (64 << 10))
+            var last: Int? = nil
+            var from = start
+            while let hit = find(byte, in: bytes, from: from, to: end) {
+                last = hit
+                from = hit + 1
+            }
+            if let last { return last }
+            end = start
+        }
+        return nil
     }
 
     /// Whether `b` is XML whitespace.
@@ -260,7 +279,10 @@ struct XMLTokenizer {
     /// `raw` with the predefined entities and character references replaced; any other
     /// entity is an error (there is no DTD to define one).
     private func expand(_ raw: ArraySlice<UInt8>) throws -> String {
-        guard raw.contains(UInt8(ascii: "&")) else { return String(decoding: raw, as: UTF8.self) }
+        let hasEntity = raw.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress.map { memchr($0, Int32(UInt8(ascii: "&")), buffer.count) != nil } ?? false
+        }
+        guard hasEntity else { return String(decoding: raw, as: UTF8.self) }
         var out: [UInt8] = []
         out.reserveCapacity(raw.count)
         var j = raw.startIndex
