@@ -70,7 +70,8 @@ struct OfficeHostileInputTests {
         let entry = OfficeZipBuilder.Entry(name: "xl/worksheets/sheet1.xml", data: stream, method: 8, declaredSize: size, crc: 0)
         let start = ContinuousClock.now
         let result = try generator.makePreview(for: xlsx(entry), request: PreviewRequest())
-        #expect(ContinuousClock.now - start < .seconds(2))
+        // A hang guard only: the 2 s target is timed on the release build by bench/limits.sh and the CLI tests.
+        #expect(ContinuousClock.now - start < .seconds(10))
         #expect(result.text == "## Big\n\n(empty)")
     }
 
