@@ -180,6 +180,17 @@ struct MailPreviewTests {
         #expect(result.text.utf8.count < 40_000)
     }
 
+    @Test func partsOverTheLimitAreNotReadAndTheListIsCut() throws {
+        let part = "--b\r\nContent-Type: application/octet-stream\r\n\r\nAAAA\r\n"
+        let message =
+            "Subject: many\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n" + String(repeating: part, count: 1500) + "--b--\r\n"
+        let (result, _) = try preview(message, named: "many.eml")
+        let lines = result.text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.contains("Attachments (999):"))
+        #expect(lines.filter { $0 == "  (no name)  application/octet-stream  4 bytes" }.count == 100)
+        #expect(result.text.hasSuffix("\n  … and 899 more\n\nNotes:\n  - only the first 1000 MIME parts were read"))
+    }
+
     @Test func aLongBodyIsCutAtTheRequestedBytesWithAMarker() throws {
         let message = "Subject: long\n\n" + String(repeating: "word ", count: 1000)
         let (result, _) = try preview(message, named: "l.eml", request: PreviewRequest(maxBytes: 100))

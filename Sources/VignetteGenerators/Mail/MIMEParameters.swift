@@ -7,8 +7,9 @@
 struct MIMEParameters {
     /// The leading value, lower-cased and trimmed.
     let value: String
-    /// Parameters by lower-cased name, decoded.
-    let parameters: [String: String]
+    /// Each parameter's segments (one, or the RFC 2231 continuations) by lower-cased name, undecoded:
+    /// a message may hold thousands of file names, and only the ones shown are decoded.
+    private let segments: [String: [Int: (bytes: [UInt8], extended: Bool)]]
 
     /// Continuation segments joined at most (bounds a hostile `name*9999`).
     static let maxSegments = 64
@@ -52,34 +53,38 @@ struct MIMEParameters {
             guard !name.isEmpty, index < Self.maxSegments else { continue }
             segments[name, default: [:]][index] = (bytes, extended)
         }
-        var parameters: [String: String] = [:]
-        for (name, parts) in segments {
-            var joined: [UInt8] = []
-            var charset: String? = nil
-            var anyExtended = false
-            for index in parts.keys.sorted() {
-                var (bytes, extended) = parts[index]!
-                if extended {
-                    anyExtended = true
-                    if index == 0 {
-                        // charset'language'value
-                        let quotes = bytes.indices.filter { bytes[$0] == UInt8(ascii: "'") }
-                        if quotes.count >= 2 {
-                            charset = String(decoding: bytes[..<quotes[0]], as: UTF8.self)
-                            bytes = Array(bytes[(quotes[1] + 1)...])
-                        }
+        self.segments = segments
+    }
+
+    /// Whether a parameter named `name` (lower-case) is present.
+    func has(_ name: String) -> Bool { segments[name] != nil }
+
+    /// The parameter named `name` (lower-case), decoded, or nil.
+    subscript(_ name: String) -> String? {
+        guard let parts = segments[name] else { return nil }
+        var joined: [UInt8] = []
+        var charset: String? = nil
+        var anyExtended = false
+        for index in parts.keys.sorted() {
+            var (bytes, extended) = parts[index]!
+            if extended {
+                anyExtended = true
+                if index == 0 {
+                    // charset'language'value
+                    let quotes = bytes.indices.filter { bytes[$0] == UInt8(ascii: "'") }
+                    if quotes.count >= 2 {
+                        charset = String(decoding: bytes[..<quotes[0]], as: UTF8.self)
+                        bytes = Array(bytes[(quotes[1] + 1)...])
                     }
-                    joined += Self.percentDecoded(bytes)
-                } else {
-                    joined += bytes
                 }
+                joined += Self.percentDecoded(bytes)
+            } else {
+                joined += bytes
             }
-            parameters[name] =
-                anyExtended
-                ? MailCharset.decode(joined[...], charset: charset?.isEmpty == false ? charset : nil)
-                : EncodedWord.decodeHeader(joined[...])
         }
-        self.parameters = parameters
+        return anyExtended
+            ? MailCharset.decode(joined[...], charset: charset?.isEmpty == false ? charset : nil)
+            : EncodedWord.decodeHeader(joined[...])
     }
 
     /// `%XX` sequences turned into their bytes; a malformed `%` stays.
@@ -99,7 +104,4 @@ struct MIMEParameters {
         }
         return out
     }
-
-    /// The parameter named `name` (lower-case), or nil.
-    subscript(_ name: String) -> String? { parameters[name] }
 }

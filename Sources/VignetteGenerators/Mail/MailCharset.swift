@@ -12,7 +12,8 @@ enum MailCharset {
         let eightBit = bytes.contains { $0 >= 0x80 }
         let text: String
         if name.isEmpty || ((lower == "us-ascii" || lower == "ascii") && eightBit) {
-            text = TextDecoder.decode(bytes, complete: true).text
+            // Valid UTF-8 is by far the most common undeclared charset; detection costs a converter per candidate.
+            text = String(validating: bytes, as: UTF8.self) ?? TextDecoder.decode(bytes, complete: true).text
         } else if !eightBit && !lower.hasPrefix("utf-16") && !lower.hasPrefix("utf-32") && !lower.hasPrefix("utf-7")
             && !lower.hasPrefix("iso-2022") && !lower.hasPrefix("hz")
         {

@@ -6,13 +6,18 @@
 /// fields and their length. Attachments are measured, never decoded (base64 is counted).
 struct MailMessage {
     /// One attachment: its file name (or a stand-in), MIME type and decoded size in bytes.
-    struct Attachment: Equatable {
-        /// The file name given, or `(no name)`.
-        let name: String
+    struct Attachment {
+        /// The parameters naming the file and the parameter's name, decoded only when shown.
+        let nameSource: (parameters: MIMEParameters, key: String)?
+        /// The name when no parameter gives one (`(no name)`, `(message: Subject)`).
+        let standIn: String
         /// The MIME type, lower-cased (`application/pdf`).
         let type: String
         /// The decoded size in bytes.
         let size: Int
+
+        /// The file name given, or the stand-in.
+        var name: String { nameSource.flatMap { $0.parameters[$0.key] } ?? standIn }
     }
 
     /// One readable part of the body, decoded to text.
@@ -65,9 +70,16 @@ struct MailMessage {
         }
         let disposition = header.raw("Content-Disposition").map(MIMEParameters.init)
         let encoding = header.text("Content-Transfer-Encoding")?.lowercased() ?? "7bit"
-        let filename = disposition?["filename"] ?? contentType?["name"]
+        let nameSource: (parameters: MIMEParameters, key: String)? =
+            if let disposition, disposition.has("filename") {
+                (disposition, "filename")
+            } else if let contentType, contentType.has("name") {
+                (contentType, "name")
+            } else {
+                nil
+            }
         let readable = type == "text/plain" || type == "text/html"
-        if readable && filename == nil && disposition?.value != "attachment" {
+        if readable && nameSource == nil && disposition?.value != "attachment" {
             var bytes = Array(body)
             if encoding == "base64" {
                 let decoded = TransferDecoding.base64(body)
@@ -79,11 +91,11 @@ struct MailMessage {
             bodyParts.append(BodyPart(text: MailCharset.decode(bytes[...], charset: contentType?["charset"]), isHTML: type == "text/html"))
             return
         }
-        var name = filename ?? "(no name)"
-        if filename == nil, type == "message/rfc822", let subject = MIMEHeader(body, limits: limits).text("Subject") {
+        var name = "(no name)"
+        if nameSource == nil, type == "message/rfc822", let subject = MIMEHeader(body, limits: limits).text("Subject") {
             name = "(message: \(subject))"
         }
-        attachments.append(Attachment(name: name, type: type, size: Self.decodedSize(body, encoding: encoding)))
+        attachments.append(Attachment(nameSource: nameSource, standIn: name, type: type, size: Self.decodedSize(body, encoding: encoding)))
     }
 
     /// Reads the parts of a multipart body: every one, or for `multipart/alternative` the plainest.

@@ -53,19 +53,20 @@ struct MailPage {
             lines.append("Attachments (\(count)):")
             let listed = message.attachments.prefix(Self.maxAttachments)
             let more = count > listed.count ? "… and \(CountText.grouped(count - listed.count)) more" : nil
-            let width = min(Self.nameColumn, listed.map(\.name.count).max() ?? 0)
+            let names = listed.map(\.name)
+            let width = min(Self.nameColumn, names.map(\.count).max() ?? 0)
             let typeWidth = listed.map(\.type.count).max() ?? 0
-            for item in listed {
-                let name = item.name.count > width ? String(item.name.prefix(width - 1)) + "…" : item.name
+            for (item, fullName) in zip(listed, names) {
+                let name = fullName.count > width ? String(fullName.prefix(width - 1)) + "…" : fullName
                 let padded = name.padding(toLength: width, withPad: " ", startingAt: 0)
                 lines.append(
                     "  \(padded)  \(item.type.padding(toLength: typeWidth, withPad: " ", startingAt: 0))  \(ByteCount.text(item.size))")
             }
             html += "<h3>Attachments (\(count))</h3>\n<table class=\"vignette-table\">\n"
             html += "<thead><tr><th>Name</th><th>Type</th><th>Size</th></tr></thead>\n<tbody>\n"
-            for item in listed {
+            for (item, name) in zip(listed, names) {
                 html +=
-                    "<tr><td>\(HTML.escape(item.name))</td><td>\(HTML.escape(item.type))</td><td>\(ByteCount.text(item.size))</td></tr>\n"
+                    "<tr><td>\(HTML.escape(name))</td><td>\(HTML.escape(item.type))</td><td>\(ByteCount.text(item.size))</td></tr>\n"
             }
             html += "</tbody>\n</table>\n"
             if let more {
