@@ -36,7 +36,9 @@ struct MailMessage {
     private(set) var attachments: [Attachment] = []
     /// What was wrong or left out, as sentences.
     private(set) var notes: [String] = []
+    /// Parts read so far (checked against `MailLimits.maxParts`).
     private var partsSeen = 0
+    /// The bounds the walk works under.
     private let limits: MailLimits
 
     /// Parses the message in `bytes`.

@@ -12,6 +12,7 @@ public struct MailPreviewGenerator: BuiltInGenerator, PreviewGenerating {
     public let identifier = "mail"
     /// E-mail messages and mbox mailboxes.
     public let supportedTypes = ["com.apple.mail.email", "org.ietf.mbox"]
+    /// The parser's bounds.
     let limits: MailLimits
     /// Longest subject put in the title, in characters.
     static let maxTitleSubject = 200
