@@ -18,6 +18,9 @@ struct ViewerBrowserTests {
     @Test(arguments: [
         ("photo.jpg", "<th>Preview by</th><td>image</td>", "<dt>Size</dt><dd>640 × 400 pixels (0.3 MP)</dd>"),
         ("report.pdf", "<th>Preview by</th><td>pdf-document</td>", "<dt>Title</dt><dd>Quarterly thumbnail report</dd>"),
+        ("report.docx", "<th>Preview by</th><td>office</td>", "Vignette report"),
+        ("budget.xlsx", "<th>Preview by</th><td>office</td>", "<td>812004</td>"),
+        ("message.eml", "<th>Preview by</th><td>mail</td>", "Bonjour à tous"),
         ("notes.txt", "<th>Preview by</th><td>text</td>", "Vignette sample notes"),
         ("data.csv", "<th>Preview by</th><td>csv</td>", "<th>population</th>"),
         ("guide.md", "<th>Preview by</th><td>markdown</td>", "Vignette guide</h1>"),
