@@ -119,6 +119,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ], fixtures: true),
         testTarget("VignetteFuzzingTests", ["VignetteFuzzing"]),
+        testTarget("VignetteBatchTests", ["VignetteBatch", "VignetteCache"]),
         testTarget("VignetteCLITests", ["VignetteCore", "VignetteCLI", "VignetteCache", "VignetteImaging"]),
     ]
 )

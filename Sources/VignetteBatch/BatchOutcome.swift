@@ -1,4 +1,5 @@
 import Foundation
+public import VignetteCore
 
 /// What happened to one file in a batch.
 public struct BatchOutcome: Sendable {
@@ -28,6 +29,8 @@ public struct BatchOutcome: Sendable {
     public var thumbnail: String? = nil
     /// The error or problem, for failures and icons drawn after a generator failed.
     public var error: String? = nil
+    /// The category of `error`, when known (the D-Bus thumbnailer maps it to the spec's error codes).
+    public var errorCode: VignetteError.Code? = nil
     /// Time spent on the file.
     public var seconds: Double = 0
 

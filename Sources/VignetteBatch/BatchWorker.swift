@@ -41,6 +41,7 @@ public final class BatchWorker: @unchecked Sendable {
             outcome = try run(file)
         } catch {
             outcome = BatchOutcome(path: file.displayPath, result: .failed, error: Self.reason(error))
+            outcome.errorCode = (error as? VignetteError)?.code ?? .io
         }
         outcome.seconds = Date().timeIntervalSince(start)
         return outcome
@@ -138,8 +139,10 @@ public final class BatchWorker: @unchecked Sendable {
             let written = try store(renderings)
             if let problem = rendered.problem {
                 // A generator failed on the file (a damaged image, a limit): the icon is no success.
-                return BatchOutcome(
+                var outcome = BatchOutcome(
                     path: file.displayPath, result: .failed, generator: rendered.generator, thumbnail: written, error: problem.description)
+                outcome.errorCode = problem.errorCode ?? .corrupt
+                return outcome
             }
             return BatchOutcome(
                 path: file.displayPath, result: rendered.isFallbackIcon ? .icon : .generated, generator: rendered.generator,
