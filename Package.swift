@@ -32,6 +32,7 @@ let package = Package(
         .library(name: "VignetteCache", targets: ["VignetteCache"]),
         .library(name: "VignetteBatch", targets: ["VignetteBatch"]),
         .library(name: "VignetteServer", targets: ["VignetteServer"]),
+        .library(name: "VignetteDBus", targets: ["VignetteDBus"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -61,6 +62,7 @@ let package = Package(
         // them and their dependencies cost every process about 8 ms. Their headers are enough.
         .systemLibrary(name: "CHeif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CLCMS", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .target(
             name: "CVignetteCodecs",
             dependencies: ["CJPEG", "CPNG", "CFreeType", "CZlib", "CLZMA", "CWebP", "CTIFF", "CHeif", "CLCMS"],
@@ -69,6 +71,8 @@ let package = Package(
             // headers are found without them.
             linkerSettings: [.linkedLibrary("bz2"), .linkedLibrary("gif")]
         ),
+        // The D-Bus thumbnailer's shim over libdbus-1 (why libdbus: see its header).
+        .target(name: "CVignetteDBus", dependencies: ["CDBus"]),
         vignetteTarget(
             "VignetteCore", [.product(name: "Logging", package: "swift-log")], resources: [.copy("Resources/UniformTypes.json")]),
         vignetteTarget("VignetteImaging", ["VignetteCore", "CVignetteCodecs"]),
@@ -92,9 +96,16 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ]),
         vignetteTarget(
+            "VignetteDBus",
+            [
+                "CVignetteDBus", "VignetteCore", "VignetteGenerators", "VignetteCache", "VignetteBatch",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        vignetteTarget(
             "VignetteCLI",
             [
                 "VignetteCore", "VignetteImaging", "VignetteGenerators", "VignetteCache", "VignetteBatch", "VignetteServer",
+                "VignetteDBus",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

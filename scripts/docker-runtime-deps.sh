@@ -8,10 +8,11 @@
 set -euo pipefail
 # libxml2: Foundation's XML parser (FoundationXML), linked even with the static Swift stdlib.
 # libheif1, libjxl0.7, libraw20: opened on first use (dlopen), so ldd does not list them.
+# libdbus-1-3: the D-Bus thumbnailer (`vignette thumbnailer-service`).
 # shared-mime-info: the system MIME database Vignette reads besides its own types (851 more).
 # libpoppler-glib8: PDFs, loaded with dlopen in the PDF reader's child process (ldd does not show it;
 # image-check previews a PDF to prove it is there).
-packages=(libjpeg62-turbo libpng16-16 libwebp7 libwebpdemux2 libgif7 libtiff6 libheif1 libjxl0.7 libraw20 liblcms2-2 libfreetype6 zlib1g libbz2-1.0 liblzma5 libxml2 fonts-dejavu-core shared-mime-info libpoppler-glib8)
+packages=(libjpeg62-turbo libpng16-16 libwebp7 libwebpdemux2 libgif7 libtiff6 libheif1 libjxl0.7 libraw20 liblcms2-2 libfreetype6 zlib1g libbz2-1.0 liblzma5 libdbus-1-3 libxml2 fonts-dejavu-core shared-mime-info libpoppler-glib8)
 
 case "${1:---list}" in
   --list) printf '%s\n' "${packages[@]}" ;;

@@ -6,7 +6,8 @@
 #                                        as `make release` and the Docker image do; it starts faster)
 #
 # Layout: PREFIX/bin/vignette, PREFIX/share/vignette/ (type declarations, shipped
-# generators) and PREFIX/share/thumbnailers/vignette.thumbnailer (for desktops).
+# generators), PREFIX/share/thumbnailers/vignette.thumbnailer (for desktops) and the D-Bus
+# activation files of `vignette thumbnailer-service` in PREFIX/share/dbus-1/services/.
 # The binary finds its data at ../share/vignette relative to itself.
 # `make install` and the Dockerfile both run this script, so its steps are exercised here.
 set -euo pipefail
@@ -27,4 +28,13 @@ if [[ -d Generators ]]; then
   install -d "$prefix/share/thumbnailers"
   install -m 0644 Generators/vignette.thumbnailer "$prefix/share/thumbnailers/vignette.thumbnailer"
 fi
+# The session bus starts the thumbnailer on demand (org.freedesktop.thumbnails.Thumbnailer1
+# and Cache1). A desktop with tumbler installed too gets whichever service file the bus reads
+# first: see README, "The D-Bus thumbnailer".
+install -d "$prefix/share/dbus-1/services"
+for template in scripts/dbus-services/*.service.in; do
+  name=$(basename "$template" .in)
+  sed "s|@BINDIR@|$prefix/bin|" "$template" >"$prefix/share/dbus-1/services/$name"
+  chmod 0644 "$prefix/share/dbus-1/services/$name"
+done
 echo "installed $prefix/bin/vignette"

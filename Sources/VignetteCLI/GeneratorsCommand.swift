@@ -16,17 +16,28 @@ struct GeneratorsCommand: ParsableCommand {
             Examples:
               vignette generators
               vignette generators --json | jq '.[].identifier'
+              vignette generators --mime-types
             """
     )
 
     @Flag(name: .long, help: "Print a JSON array.")
     var json = false
 
+    @Flag(
+        name: .long,
+        help: "Print only the MIME types some thumbnail generator pictures, one a line (what the D-Bus thumbnailer's GetSupported answers)."
+    )
+    var mimeTypes = false
+
     @OptionGroup var registryOptions: RegistryOptions
 
     func run() throws {
         let loaded = try registryOptions.load()
         let registry = loaded.registry
+        if mimeTypes {
+            FileHandle.standardOutput.write(Data(registry.picturedMIMETypes().map { $0 + "\n" }.joined().utf8))
+            return
+        }
         // Most preferred first, as a reader scanning for "who handles X" expects.
         let generators = registry.generators.reversed().sorted { $0.priority > $1.priority }
         if json {

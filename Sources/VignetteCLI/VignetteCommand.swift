@@ -22,12 +22,13 @@ struct VignetteCommand: AsyncParsableCommand {
               vignette generators                      every generator, its types and limits
               vignette batch ~/Pictures                fill the desktop's thumbnail cache
               vignette serve --root ~/Pictures         the HTTP service
+              vignette thumbnailer-service             the desktop's D-Bus thumbnailer (tumbler's interface)
             """,
         version: VignetteVersion.string,
         subcommands: [
             TypeCommand.self, TypesCommand.self, ThumbnailCommand.self, PreviewCommand.self, ViewCommand.self,
             WhichCommand.self, GeneratorsCommand.self, BatchCommand.self, CacheCommand.self, ServeCommand.self, SignCommand.self,
-            HealthcheckCommand.self,
+            HealthcheckCommand.self, ThumbnailerServiceCommand.self,
         ]
     )
 }
