@@ -9,6 +9,8 @@ public import VignetteGenerators
 ///
 /// At most `jobs` files are worked on at once and a few more are handed to the pool ahead; every
 /// other file waits in the queue, where a foreground request overtakes it and `dequeue` drops it.
+/// A file that takes longer than `timeout` seconds is reported (code 2) and given a fail entry;
+/// its worker is told to stop (decoders check between bands) and the queue goes on meanwhile.
 /// Events are emitted in order, while the runner's lock is held, so `emit` must only hand them on
 /// (queue a message), never call back into the runner.
 public final class ThumbnailQueueRunner: @unchecked Sendable {
@@ -18,7 +20,7 @@ public final class ThumbnailQueueRunner: @unchecked Sendable {
     private let lock = NSCondition()
     private var queue = ThumbnailQueue()
     private let pool: WorkPool
-    private let capacity: Int
+    private let timeout: Double
     private var inFlight = 0
     private var paused: Bool
     private var stopped = false
@@ -27,17 +29,20 @@ public final class ThumbnailQueueRunner: @unchecked Sendable {
     private var workers: [ThumbnailFlavor: BatchWorker] = [:]
     private let emit: Emit
 
-    /// A runner writing to `cache`, `jobs` files at a time; with `paused`, no file starts before `resume()`.
-    public init(pipeline: ThumbnailPipeline, cache: ThumbnailCache, jobs: Int, paused: Bool = false, emit: @escaping Emit) {
+    /// A runner writing to `cache`, `jobs` files at a time, each for at most `timeout` seconds;
+    /// with `paused`, no file starts before `resume()`.
+    public init(
+        pipeline: ThumbnailPipeline, cache: ThumbnailCache, jobs: Int, timeout: Double = 60, paused: Bool = false, emit: @escaping Emit
+    ) {
         self.pipeline = pipeline
         self.cache = cache
+        self.timeout = timeout
         self.paused = paused
         self.emit = emit
         let jobs = max(1, jobs)
-        capacity = jobs * 2
-        // Room for the runner's files plus the jobs that have reported back but not yet left
-        // their worker, so `submit` (called from a finishing job) never waits for a slot.
-        pool = WorkPool(concurrency: jobs, queue: capacity)
+        // As many files again wait in the pool, so a worker never idles between two files; the
+        // rest stay in the queue, where priorities and Dequeue still reach them.
+        pool = WorkPool(concurrency: jobs, queue: jobs)
     }
 
     /// The flavors a client may ask for.
@@ -105,18 +110,20 @@ public final class ThumbnailQueueRunner: @unchecked Sendable {
         return queue.isEmpty && inFlight == 0
     }
 
-    /// Whether finished thumbnails wait to be announced (call `flushDue()` within `readyDelay`).
+    /// Whether finished thumbnails wait to be announced (call `tick()` within `readyDelay`).
     public var hasUnsentReady: Bool {
         lock.lock()
         defer { lock.unlock() }
         return queue.hasUnsentReady
     }
 
-    /// Announces thumbnails that have waited long enough for company.
-    public func flushDue() {
+    /// Announces thumbnails that have waited long enough for company, and hands files to the pool
+    /// if a worker freed itself unseen (one whose file had timed out returned).
+    public func tick() {
         lock.lock()
         defer { lock.unlock() }
         send(queue.flushDue(now: Self.now()))
+        pump()
     }
 
     /// Stops for a shutdown: files not started get `error` (code 7), files in progress finish; then
@@ -133,25 +140,48 @@ public final class ThumbnailQueueRunner: @unchecked Sendable {
     /// The message of files dropped by a shutdown.
     static let shuttingDown = "the thumbnailer service is shutting down"
 
-    /// Hands files to the pool while there is room (the lock is held).
+    /// Hands files to the pool while it has room (the lock is held).
     private func pump() {
-        while !paused && !stopped && inFlight < capacity, let (item, events) = queue.take() {
+        while !paused && !stopped {
+            // A slot first: files stay in the queue (reorderable, droppable) until one is free.
+            guard let reservation = try? pool.reserve() else { return }
+            guard let (item, events) = queue.take() else {
+                reservation.release()
+                return
+            }
             send(events)
             inFlight += 1
-            let taken = pool.submit { [self] in
-                let failure = process(item)
-                lock.lock()
-                defer { lock.unlock() }
-                send(queue.complete(item, failure: failure, now: Self.now()))
-                inFlight -= 1
-                lock.broadcast()
-                pump()
-            }
-            if !taken {
-                inFlight -= 1
-                send(queue.complete(item, failure: ThumbnailFailure(.shuttingDown, Self.shuttingDown), now: Self.now()))
+            Task { [self] in
+                let failure: ThumbnailFailure?
+                do {
+                    failure = try await pool.run(timeout: timeout, in: reservation) { [self] in process(item) }
+                } catch WorkPool.Refusal.timedOut {
+                    failure = timedOut(item)
+                } catch {
+                    failure = ThumbnailFailure(.shuttingDown, Self.shuttingDown)
+                }
+                finish(item, failure: failure)
             }
         }
+    }
+
+    /// Records how a file ended and hands out the next.
+    private func finish(_ item: ThumbnailQueue.Item, failure: ThumbnailFailure?) {
+        lock.lock()
+        defer { lock.unlock() }
+        send(queue.complete(item, failure: failure, now: Self.now()))
+        inFlight -= 1
+        lock.broadcast()
+        pump()
+    }
+
+    /// The failure of a file that ran out of time, recorded in the cache so it is not retried until it changes.
+    private func timedOut(_ item: ThumbnailQueue.Item) -> ThumbnailFailure {
+        let path = ThumbnailCache.localPath(ofURI: item.uri) ?? item.uri
+        if let source = try? SourceFile(path: path) {
+            _ = try? cache.storeFailure(for: source, mimeType: nil, extra: [(BatchWorker.outcomeKey, "failed")])
+        }
+        return ThumbnailFailure(.invalidFormat, "\(path): took longer than \(timeout.formatted()) s; stopped")
     }
 
     private func send(_ events: [ThumbnailQueueEvent]) {

@@ -29,8 +29,9 @@ struct ThumbnailerServiceCommand: ParsableCommand {
 
             The bus starts the service on demand through the activation files that `make install` \
             puts in PREFIX/share/dbus-1/services; it exits after --idle-timeout seconds without \
-            work, and on SIGTERM or SIGINT after the files in progress. It refuses to start while \
-            another thumbnailer (tumbler) owns the name.
+            work, and on SIGTERM or SIGINT after the files in progress. A file that takes longer \
+            than --timeout seconds gets error 2 and a fail entry; its worker is told to stop. It \
+            refuses to start while another thumbnailer (tumbler) owns the name.
 
             Examples:
               vignette thumbnailer-service --idle-timeout 60
@@ -42,11 +43,14 @@ struct ThumbnailerServiceCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .long, help: ArgumentHelp("Exit after this many seconds without work or calls (default 30).", valueName: "SECONDS"))
+    @Option(name: .long, help: ArgumentHelp("Exit after this many seconds without work or calls.", valueName: "SECONDS"))
     var idleTimeout: Double = 30
 
     @Option(name: [.short, .customLong("jobs")], help: "Files thumbnailed at once (default: all cores).")
     var jobs: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Seconds one file may take; then error 2 and a fail entry.", valueName: "SECONDS"))
+    var timeout: Double = 60
 
     @Option(name: .long, help: ArgumentHelp("Connect to this bus address instead of the session bus.", valueName: "ADDRESS"))
     var address: String?
@@ -61,6 +65,9 @@ struct ThumbnailerServiceCommand: ParsableCommand {
 
     func validate() throws {
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be between 1 and 256, not \(jobs)") }
+        guard timeout > 0, timeout <= 3600 else {
+            throw ValidationError("--timeout must be more than 0 and at most 3600 seconds, not \(timeout.formatted())")
+        }
         guard idleTimeout > 0, idleTimeout <= 86400 else {
             throw ValidationError("--idle-timeout must be more than 0 and at most 86400 seconds, not \(idleTimeout.formatted())")
         }
@@ -75,6 +82,7 @@ struct ThumbnailerServiceCommand: ParsableCommand {
         var options = ThumbnailerService.Options()
         options.idleTimeout = idleTimeout
         options.jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        options.fileTimeout = timeout
         options.startPaused = startPaused
         options.address = address
         let service = ThumbnailerService(pipeline: pipeline, cache: cache, options: options, logger: logger)

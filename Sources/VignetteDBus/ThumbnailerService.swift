@@ -23,6 +23,8 @@ public final class ThumbnailerService: @unchecked Sendable {
         public var idleTimeout: Double = 30
         /// Files thumbnailed at once.
         public var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+        /// Seconds one file may take before it is reported as failed and its worker told to stop.
+        public var fileTimeout: Double = 60
         /// Whether work waits for `org.vignette.Testing1.Resume` (tests make queue order deterministic with it).
         public var startPaused = false
         /// The bus address; nil for the session bus.
@@ -82,25 +84,25 @@ public final class ThumbnailerService: @unchecked Sendable {
         lock.lock()
         connection = bus
         lock.unlock()
-        let runner = ThumbnailQueueRunner(pipeline: pipeline, cache: cache, jobs: options.jobs, paused: options.startPaused) { event in
+        let runner = ThumbnailQueueRunner(
+            pipeline: pipeline, cache: cache, jobs: options.jobs, timeout: options.fileTimeout, paused: options.startPaused
+        ) { event in
             Self.emit(event, on: bus)
         }
         logger.info("serving", metadata: ["bus": "\(options.address ?? "session")", "idle-timeout": "\(options.idleTimeout)"])
         var lastActivity = Self.now()
         loop: while !isStopping {
-            // While thumbnails wait to be announced, wake often enough to announce them.
-            var wait: Double? = nil
-            if runner.isIdle {
-                wait = max(0, lastActivity + options.idleTimeout - Self.now())
-            } else if runner.hasUnsentReady {
-                wait = 0.1
-            }
+            // While thumbnails wait to be announced, wake often enough to announce them; while
+            // busy, once a second anyway (a worker whose file timed out frees itself unseen).
+            let wait =
+                runner.isIdle
+                ? max(0, lastActivity + options.idleTimeout - Self.now()) : runner.hasUnsentReady ? 0.1 : 1
             switch bus.nextCall(timeout: wait) {
             case .call(let call):
                 handle(call, runner: runner)
                 lastActivity = Self.now()
             case .timeout:
-                runner.flushDue()
+                runner.tick()
                 if !runner.isIdle { lastActivity = Self.now() }
                 if runner.isIdle && Self.now() - lastActivity >= options.idleTimeout {
                     logger.info("idle; exiting")
@@ -111,10 +113,11 @@ public final class ThumbnailerService: @unchecked Sendable {
                 break loop
             }
         }
-        // New calls go to a new instance from here on; the files in progress are finished first.
+        // The files in progress are finished and reported while the name is still ours (clients
+        // match signals by it); new calls go to a new instance after that.
+        runner.stopAndWait()
         bus.releaseName(ThumbnailerInterfaces.thumbnailer)
         bus.releaseName(ThumbnailerInterfaces.cache)
-        runner.stopAndWait()
         lock.lock()
         connection = nil
         lock.unlock()
