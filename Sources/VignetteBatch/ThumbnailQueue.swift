@@ -29,6 +29,7 @@ public struct ThumbnailQueue: Sendable {
         var started = false
         var ready: [String] = []
         var readySince: Double? = nil
+        var held: Bool
 
         var hasPending: Bool { next < uris.count }
         var isDone: Bool { !hasPending && inFlight == 0 }
@@ -52,15 +53,23 @@ public struct ThumbnailQueue: Sendable {
     /// Files not handed out yet, over all requests.
     public var pendingCount: Int { requests.values.reduce(0) { $0 + $1.uris.count - $1.next } }
 
-    /// Adds a request and returns its handle (never 0).
+    /// Adds a request and returns its handle (never 0); a `held` one is not handed out before `release`.
     ///
     /// A request with no URIs is finished at once: its events are returned with the handle.
-    public mutating func add(_ uris: [String], flavor: ThumbnailFlavor, scheduler: ThumbnailScheduler) -> (UInt32, [ThumbnailQueueEvent]) {
+    public mutating func add(
+        _ uris: [String], flavor: ThumbnailFlavor, scheduler: ThumbnailScheduler, held: Bool = false
+    ) -> (UInt32, [ThumbnailQueueEvent]) {
         let handle = newHandle()
         if uris.isEmpty { return (handle, [.started(handle: handle), .finished(handle: handle)]) }
-        requests[handle] = Request(flavor: flavor, scheduler: scheduler, uris: uris)
+        requests[handle] = Request(flavor: flavor, scheduler: scheduler, uris: uris, held: held)
         lanes[scheduler.rank].append(handle)
         return (handle, [])
+    }
+
+    /// Lets the files of a held request be handed out (the service holds a request until its
+    /// handle is sent, so no signal about it reaches the client first).
+    public mutating func release(_ handle: UInt32) {
+        requests[handle]?.held = false
     }
 
     /// A fresh handle for a request the queue never holds (an unsupported flavor answered at once).
@@ -72,9 +81,17 @@ public struct ThumbnailQueue: Sendable {
     /// The next file to work on, with the events taking it makes (`started`), or nil when none waits.
     public mutating func take() -> (Item, [ThumbnailQueueEvent])? {
         for rank in lanes.indices {
-            while let handle = rank == 0 ? lanes[rank].last : lanes[rank].first {
+            // Foreground from the newest request back, the others from the oldest on.
+            var index = rank == 0 ? lanes[rank].count - 1 : 0
+            while lanes[rank].indices.contains(index) {
+                let handle = lanes[rank][index]
                 guard var request = requests[handle], request.hasPending else {
-                    if rank == 0 { lanes[rank].removeLast() } else { lanes[rank].removeFirst() }
+                    lanes[rank].remove(at: index)
+                    if rank == 0 { index -= 1 }
+                    continue
+                }
+                if request.held {
+                    index += rank == 0 ? -1 : 1
                     continue
                 }
                 let item = Item(handle: handle, uri: request.uris[request.next], flavor: request.flavor)

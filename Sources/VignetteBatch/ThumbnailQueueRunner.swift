@@ -27,6 +27,8 @@ public final class ThumbnailQueueRunner: @unchecked Sendable {
     private let pipeline: ThumbnailPipeline
     private let cache: ThumbnailCache
     private var workers: [ThumbnailFlavor: BatchWorker] = [:]
+    /// Events of requests answered at once, sent by `begin` (after the client has the handle).
+    private var deferred: [UInt32: [ThumbnailQueueEvent]] = [:]
     private let emit: Emit
 
     /// A runner writing to `cache`, `jobs` files at a time, each for at most `timeout` seconds;
@@ -52,36 +54,41 @@ public final class ThumbnailQueueRunner: @unchecked Sendable {
     public static var schedulers: [String] { ThumbnailScheduler.allCases.map(\.rawValue) }
 
     /// Queues `uris` in the flavor and scheduler named (an unknown or empty scheduler is `default`),
-    /// after dequeuing `unqueue` unless it is 0; returns the request's handle.
+    /// after dequeuing `unqueue` unless it is 0; returns the request's handle. Nothing of the
+    /// request starts, and no event about it is sent, before `begin(handle)`: the caller first
+    /// gives the client the handle, so the client knows the signals that follow are its own.
     ///
-    /// An unknown flavor is answered at once, as tumbler does: `started`, `error` (code 5), `finished`.
+    /// An unknown flavor is answered at `begin`, as tumbler does: `started`, `error` (code 5), `finished`.
     public func queue(_ uris: [String], flavor flavorName: String, scheduler schedulerName: String, unqueue: UInt32 = 0) -> UInt32 {
         lock.lock()
         defer { lock.unlock() }
         if unqueue != 0 { send(queue.dequeue(unqueue).events) }
-        guard let flavor = ThumbnailFlavor(rawValue: flavorName) else {
+        guard let flavor = ThumbnailFlavor(rawValue: flavorName), !stopped else {
             let handle = queue.newHandle()
-            send([
-                .started(handle: handle),
-                .error(
-                    handle: handle, uris: uris, code: .unsupportedFlavor,
-                    message: "unsupported flavor '\(flavorName)' (known: \(Self.flavors.joined(separator: ", ")))"),
+            let failure =
+                stopped
+                ? ThumbnailFailure(.shuttingDown, Self.shuttingDown)
+                : ThumbnailFailure(
+                    .unsupportedFlavor, "unsupported flavor '\(flavorName)' (known: \(Self.flavors.joined(separator: ", ")))")
+            deferred[handle] = [
+                .started(handle: handle), .error(handle: handle, uris: uris, code: failure.code, message: failure.message),
                 .finished(handle: handle),
-            ])
+            ]
             return handle
         }
-        if stopped {
-            let handle = queue.newHandle()
-            send([
-                .started(handle: handle), .error(handle: handle, uris: uris, code: .shuttingDown, message: Self.shuttingDown),
-                .finished(handle: handle),
-            ])
-            return handle
-        }
-        let (handle, events) = queue.add(uris, flavor: flavor, scheduler: ThumbnailScheduler(rawValue: schedulerName) ?? .default)
-        send(events)
-        pump()
+        let scheduler = ThumbnailScheduler(rawValue: schedulerName) ?? .default
+        let (handle, events) = queue.add(uris, flavor: flavor, scheduler: scheduler, held: true)
+        if !events.isEmpty { deferred[handle] = events }
         return handle
+    }
+
+    /// Starts the request `handle` returned by `queue` (sends the events of one answered at once).
+    public func begin(_ handle: UInt32) {
+        lock.lock()
+        defer { lock.unlock() }
+        send(deferred.removeValue(forKey: handle) ?? [])
+        queue.release(handle)
+        pump()
     }
 
     /// Drops the files of `handle` that have not started; returns how many. Files in progress finish

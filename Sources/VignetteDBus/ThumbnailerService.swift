@@ -181,6 +181,8 @@ public final class ThumbnailerService: @unchecked Sendable {
             logger.debug(
                 "queued", metadata: ["handle": "\(handle)", "files": "\(uris.count)", "flavor": "\(flavor)", "scheduler": "\(scheduler)"])
             call.reply([.uint32(handle)])
+            // Only now: a fast answer (a cache hit) must not reach the client before its handle.
+            runner.begin(handle)
         case "Dequeue":
             guard let handle = call.readUInt32() else {
                 call.replyError(DBusMethodCall.invalidArgs, "Dequeue takes (u handle), not (\(call.signature))")

@@ -87,4 +87,17 @@ struct ThumbnailQueueTests {
                 .finished(handle: handle),
             ])
     }
+
+    @Test("A held request is passed over until released; the others go on meanwhile")
+    func held() {
+        var queue = ThumbnailQueue()
+        let (first, _) = queue.add(["h1"], flavor: .large, scheduler: .foreground, held: true)
+        _ = queue.add(["f1"], flavor: .large, scheduler: .foreground, held: true)
+        _ = queue.add(["d1"], flavor: .large, scheduler: .default)
+        #expect(queue.take()?.0.uri == "d1")
+        #expect(queue.take() == nil)
+        queue.release(first)
+        #expect(queue.take()?.0.uri == "h1")
+        #expect(queue.take() == nil)
+    }
 }
