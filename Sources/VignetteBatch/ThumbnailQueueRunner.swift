@@ -199,7 +199,7 @@ public final class ThumbnailQueueRunner: @unchecked Sendable {
     private func worker(for flavor: ThumbnailFlavor) -> BatchWorker {
         if let worker = workers[flavor] { return worker }
         cache.removeStaleTemporaries(flavor: flavor)
-        let worker = BatchWorker(pipeline: pipeline, destination: .cache(cache, flavor), force: false, retryFailed: false, dryRun: false)
+        let worker = BatchWorker(pipeline: pipeline, destination: .cache(cache, [flavor]), force: false, retryFailed: false, dryRun: false)
         workers[flavor] = worker
         return worker
     }
