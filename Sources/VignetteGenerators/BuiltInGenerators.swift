@@ -40,6 +40,7 @@ public enum BuiltInGenerators {
         registry.register(OfficeOpenXMLThumbnailGenerator(catalog: catalog, limits: options.imageLimits))
         registry.register(EPUBCoverGenerator(catalog: catalog, limits: options.imageLimits))
         registry.register(PDFGenerator())
+        registry.register(MediaGenerator(catalog: catalog, imageLimits: options.imageLimits))
         registry.register(TextThumbnailGenerator(catalog: catalog))
         registry.register(FontGenerator())
     }

@@ -7,3 +7,4 @@
 #include "vgn_decoder.h"
 #include "vgn_icc.h"
 #include "vgn_pdf.h"
+#include "vgn_media.h"
