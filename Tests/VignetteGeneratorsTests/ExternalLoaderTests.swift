@@ -153,7 +153,7 @@ struct ExternalLoaderTests {
         let result = ExternalFixtures.load([Self.shipped])
         #expect(result.warnings.isEmpty, "\(result.warnings)")
         let loaded = Set(result.registry.generators.map(\.identifier))
-        for (id, tool) in [("svg", "rsvg-convert"), ("video", "ffmpegthumbnailer")] {
+        for (id, tool) in [("svg", "rsvg-convert")] {
             if ExternalFixtures.installed(tool) {
                 #expect(loaded.contains(id))
             } else {
