@@ -41,6 +41,12 @@ if ! "$bin" preview Samples/report.pdf | grep -q '^Title: Quarterly thumbnail re
   exit 1
 fi
 echo "image-check: PDFs preview through poppler (dlopen'd)"
+# FFmpeg's libraries likewise: the WAV sample's preview proves they are there.
+if ! "$bin" preview Samples/chime.wav | grep -q '^Title: Chime$'; then
+  echo "image-check: the audio sample did not preview (are libavformat59 and libavcodec59 installed?)" >&2
+  exit 1
+fi
+echo "image-check: audio and video preview through FFmpeg's libraries (dlopen'd)"
 mkdir -p "$work/data"
 cp Samples/* "$work/data/" 2>/dev/null || true
 port=$((20000 + RANDOM % 20000))

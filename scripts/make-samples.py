@@ -170,3 +170,17 @@ def xlsx(name, sheet, rows):
 
 
 xlsx("budget.xlsx", "Thumbnails", [["Format", "Files", "Share"], ["JPEG", 812004, 0.67], ["PNG", 250113, 0.21], ["PDF", 142215, 0.12]])
+def chime(name, seconds=0.8, rate=8000):
+    """A short decaying 880 Hz tone as 16-bit mono WAV, titled in a RIFF INFO list (INAM, IART, ICRD)."""
+    import math, struct
+    n = int(seconds * rate)
+    pcm = b"".join(struct.pack("<h", int(12000 * math.exp(-4 * i / n) * math.sin(2 * math.pi * 880 * i / rate))) for i in range(n))
+    def chunk(tag, data):
+        return tag + struct.pack("<I", len(data)) + data + (b"\0" if len(data) % 2 else b"")
+    info = b"INFO" + b"".join(chunk(t, v.encode() + b"\0") for t, v in ((b"INAM", "Chime"), (b"IART", "Vignette team"), (b"ICRD", "2026")))
+    body = b"WAVE" + chunk(b"fmt ", struct.pack("<HHIIHH", 1, 1, rate, rate * 2, 2, 16)) + chunk(b"data", pcm) + chunk(b"LIST", info)
+    with open(os.path.join(S, name), "wb") as f:
+        f.write(b"RIFF" + struct.pack("<I", len(body)) + body)
+
+
+chime("chime.wav")

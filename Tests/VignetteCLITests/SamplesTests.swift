@@ -16,6 +16,7 @@ struct SamplesTests {
         ("build.sh", "public.shell-script", "text-thumbnail", "source-code"),
         ("calendar.ics", "com.apple.ical.ics", "text-thumbnail", "calendar"),
         ("bundle.tar.gz", "org.gnu.gnu-zip-tar-archive", "fallback", "tar-listing"),
+        ("chime.wav", "com.microsoft.waveform-audio", "fallback", "media"),
         ("config.json", "public.json", "text-thumbnail", "json"),
         ("config.toml", "io.toml.toml", "text-thumbnail", "structured-text"),
         ("contacts.vcf", "public.vcard", "text-thumbnail", "contacts"),
