@@ -170,6 +170,8 @@ def xlsx(name, sheet, rows):
 
 
 xlsx("budget.xlsx", "Thumbnails", [["Format", "Files", "Share"], ["JPEG", 812004, 0.67], ["PNG", 250113, 0.21], ["PDF", 142215, 0.12]])
+
+
 def chime(name, seconds=0.8, rate=8000):
     """A short decaying 880 Hz tone as 16-bit mono WAV, titled in a RIFF INFO list (INAM, IART, ICRD)."""
     import math, struct
