@@ -64,6 +64,43 @@ struct ViewerBrowserTests {
         try? FileManager.default.copyItem(atPath: shot, toPath: kept)
     }
 
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg"), "needs ffmpeg (make test installs it)"))
+    func aVideosPageShowsAFrameAndItsFacts() throws {
+        let browser = try #require(Self.chromium, "chromium is not installed (apt-get install chromium; make test installs it)")
+        let dir = try CLI.tempDirectory()
+        let video = dir + "/clip.webm"
+        let made = try CLI.runProgram(
+            "/usr/bin/ffmpeg",
+            [
+                "-v", "error", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25:duration=2", "-c:v", "libvpx", "-metadata",
+                "title=Test card",
+                video,
+            ], deadline: 120)
+        #expect(made.status == 0, "\(made.stderr)")
+        let page = dir + "/clip.html"
+        #expect(try CLI.run(["view", video, "-o", page]).status == 0)
+        let dom = try CLI.runProgram(browser, Self.flags + ["--dump-dom", "file://" + page], deadline: 120)
+        #expect(dom.stdout.contains("<th>Thumbnail by</th><td>media</td>"))
+        #expect(dom.stdout.contains("<th>Preview by</th><td>media</td>"))
+        #expect(dom.stdout.contains("Test card"))
+        let shot = dir + "/clip.png"
+        let r = try CLI.runProgram(
+            browser, Self.flags + ["--window-size=1000,700", "--screenshot=" + shot, "file://" + page], deadline: 120)
+        #expect(r.status == 0)
+        // The frame in the thumbnail is the test card's colour bars: many saturated colours.
+        let png = try FileSample.readContents(ofFile: shot, limit: 64 << 20)
+        let image = try png.withUnsafeBytes { try ImageDecoder.png($0, request: ThumbnailRequest(maxPixelSize: 4096)) }.bitmap
+        var saturated = 0
+        for i in stride(from: 0, to: image.pixels.count, by: 4) {
+            let (r, g, b) = (Int(image.pixels[i]), Int(image.pixels[i + 1]), Int(image.pixels[i + 2]))
+            if max(r, g, b) - min(r, g, b) > 120 { saturated += 1 }
+        }
+        #expect(saturated > 10_000, "the page shows no colourful video frame (\(saturated) saturated pixels)")
+        let kept = NSTemporaryDirectory() + "vignette-view-clip.webm.png"
+        try? FileManager.default.removeItem(atPath: kept)
+        try? FileManager.default.copyItem(atPath: shot, toPath: kept)
+    }
+
     /// A script that, if it ran, would retitle the page.
     static let payload = "document.title='pwned'"
 
