@@ -123,14 +123,14 @@ struct MediaGeneratorTests {
         #expect(thumb.isIcon)
     }
 
-    @Test func anMP4CutShortBeforeItsIndexSaysSoQuickly() throws {
-        let start = Date()
+    // Its time (89 ms, release build) is measured by bench/limits.sh: here the fixture is made by
+    // ffmpeg inside the call, which a loaded machine makes slow.
+    @Test func anMP4CutShortBeforeItsIndexSaysSo() throws {
         #expect(
             throws: VignetteError(.corrupt, "the MP4/QuickTime index (moov atom) is missing: the file is cut short or still being written")
         ) {
             try Self.preview("truncated-video.mp4")
         }
-        #expect(Date().timeIntervalSince(start) < 2)
     }
 
     @Test func anMP4CutShortAfterItsIndexStillHasItsFactsAndAFrame() throws {
