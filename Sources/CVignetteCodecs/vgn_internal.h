@@ -81,4 +81,31 @@ VGN_HIDDEN int vgn_fd_write_all(int fd, const void *p, size_t n);
  * the stream or on error, -2 on timeout. */
 VGN_HIDDEN int vgn_fd_read_all(int fd, void *p, size_t n, int64_t deadline);
 
+/* A reader in a forked child that answers through a pipe (vgn_child.c; the PDF and media readers). */
+typedef struct {
+    int pid;          /* the child */
+    int fd;           /* the read end of its answer pipe */
+    int64_t deadline; /* vgn_monotonic_ms past which it is stopped */
+} vgn_child;
+
+/* What a child runs: it writes its answer to fd. */
+typedef void (*vgn_child_body)(int fd, const uint8_t *data, size_t size, const void *request);
+
+/* Forks a child that runs body(fd, data, size, request) quietly (vgn_child_quiet), its private
+ * memory capped at what it inherits plus `max_memory` (0: no cap), then exits; the parent keeps the
+ * read end and the deadline (timeout_ms from now). 0, or VGN_E_IO with err naming `what`. */
+VGN_HIDDEN int vgn_child_start(vgn_child *c, vgn_child_body body, const uint8_t *data, size_t size, const void *request,
+                               unsigned timeout_ms, size_t max_memory, const char *what, vgn_error *err);
+
+/* Reads exactly n bytes of the answer before the deadline: 0, -1 at its end or on error, -2 on timeout. */
+VGN_HIDDEN int vgn_child_read(vgn_child *c, void *p, size_t n);
+
+/* Ends the child (killed first when rc is -2, a timeout) and reaps it; returns its wait status. */
+VGN_HIDDEN int vgn_child_end(vgn_child *c, int rc);
+
+/* Fills err for a child that gave no whole answer, naming `library`: rc -2 timed out, -3 an answer
+ * larger than asked for, else how the child ended (status); returns the error code. */
+VGN_HIDDEN int vgn_child_failure(vgn_error *err, const char *library, int rc, int status, unsigned timeout_ms,
+                                 size_t max_memory);
+
 #endif /* VGN_INTERNAL_H */

@@ -8,20 +8,17 @@
  * of every command and request that never sees a media file. The -dev headers give the struct
  * layouts; every function is called through a pointer bound with dlsym, from the libraries whose
  * major versions the headers name (so the layouts match). */
-#define _GNU_SOURCE 1 /* pipe2 */
+#define _GNU_SOURCE 1
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <libavcodec/avcodec.h>
@@ -223,22 +220,6 @@ static int vgn_media_refuse_open(AVFormatContext *s, AVIOContext **pb, const cha
 {
     (void)s, (void)pb, (void)url, (void)flags, (void)options;
     return AVERROR(EPERM);
-}
-
-/* Caps the child's private memory at what it holds now plus `limit` bytes. */
-static void vgn_media_cap_memory(size_t limit)
-{
-    struct rlimit r;
-    long data_kb = 0;
-    char line[128];
-    FILE *status = fopen("/proc/self/status", "re");
-    if (status != NULL) {
-        while (fgets(line, sizeof line, status) != NULL)
-            if (sscanf(line, "VmData: %ld kB", &data_kb) == 1) break;
-        fclose(status);
-    }
-    r.rlim_cur = r.rlim_max = (rlim_t)data_kb * 1024 + (rlim_t)limit;
-    (void)setrlimit(RLIMIT_DATA, &r);
 }
 
 VGN_NORETURN static void vgn_media_fail(int fd, vgn_media_reply *reply, int code, const char *message)
@@ -469,8 +450,9 @@ static uint8_t *vgn_media_frame(AVFormatContext *fmt, int index, const vgn_media
     return best;
 }
 
-static void vgn_media_child(int fd, const uint8_t *data, size_t size, const vgn_media_request *request)
+static void vgn_media_child(int fd, const uint8_t *data, size_t size, const void *arg)
 {
+    const vgn_media_request *request = (const vgn_media_request *)arg;
     static vgn_media_reply reply;
     vgn_media_source source;
     AVFormatContext *fmt;
@@ -482,8 +464,6 @@ static void vgn_media_child(int fd, const uint8_t *data, size_t size, const vgn_
     const AVPacket *cover = NULL;
     int video = -1, rc;
     unsigned i;
-    vgn_child_quiet();
-    vgn_media_cap_memory(request->max_memory);
     memset(&reply, 0, sizeof reply);
     reply.facts.frame_time = -1;
     if (vgn_media_bind(why, sizeof why) != 0) vgn_media_fail(fd, &reply, VGN_E_UNSUPPORTED, why);
@@ -594,11 +574,9 @@ static void vgn_media_terminate(vgn_media_facts *f)
 int vgn_media_read_isolated(const uint8_t *data, size_t size, const vgn_media_request *request, vgn_media_facts *out,
                             vgn_error *err)
 {
-    int fds[2], status = 0, rc, code;
-    pid_t pid;
+    int status, rc, code;
+    vgn_child child;
     vgn_media_reply *reply;
-    int64_t deadline;
-    char msg[VGN_MSG_LEN];
     size_t pixel_bytes = 0;
     if (out == NULL || request == NULL || (request->path == NULL && (data == NULL || size == 0))) {
         vgn_err_fill(err, VGN_E_STATE, "no data", NULL);
@@ -615,27 +593,12 @@ int vgn_media_read_isolated(const uint8_t *data, size_t size, const vgn_media_re
         return VGN_E_NOMEM;
     }
     memset(reply, 0, sizeof *reply);
-    if (pipe2(fds, O_CLOEXEC) != 0) {
+    if ((code = vgn_child_start(&child, vgn_media_child, data, size, request, request->timeout_ms, request->max_memory,
+                                "the media reader", err)) != VGN_OK) {
         free(reply);
-        vgn_err_fill(err, VGN_E_IO, "cannot make a pipe for the media reader", NULL);
-        return VGN_E_IO;
+        return code;
     }
-    pid = fork();
-    if (pid < 0) {
-        close(fds[0]);
-        close(fds[1]);
-        free(reply);
-        vgn_err_fill(err, VGN_E_IO, "cannot start the media reader", NULL);
-        return VGN_E_IO;
-    }
-    if (pid == 0) {
-        close(fds[0]);
-        vgn_media_child(fds[1], data, size, request);
-        _exit(0);
-    }
-    close(fds[1]);
-    deadline = vgn_monotonic_ms() + request->timeout_ms;
-    rc = vgn_fd_read_all(fds[0], reply, sizeof *reply, deadline);
+    rc = vgn_child_read(&child, reply, sizeof *reply);
     if (rc == 0 && reply->code == VGN_OK) {
         vgn_media_facts *f = &reply->facts;
         f->pixels = NULL;
@@ -647,17 +610,14 @@ int vgn_media_read_isolated(const uint8_t *data, size_t size, const vgn_media_re
             rc = -3;
         if (rc == 0 && pixel_bytes > 0) {
             f->pixels = (uint8_t *)malloc(pixel_bytes);
-            rc = f->pixels == NULL ? -3 : vgn_fd_read_all(fds[0], f->pixels, pixel_bytes, deadline);
+            rc = f->pixels == NULL ? -3 : vgn_child_read(&child, f->pixels, pixel_bytes);
         }
         if (rc == 0 && f->thumbnail_kind == VGN_MEDIA_THUMB_PICTURE && f->picture_size > 0) {
             f->picture = (uint8_t *)malloc(f->picture_size);
-            rc = f->picture == NULL ? -3 : vgn_fd_read_all(fds[0], f->picture, f->picture_size, deadline);
+            rc = f->picture == NULL ? -3 : vgn_child_read(&child, f->picture, f->picture_size);
         }
     }
-    if (rc == -2) kill(pid, SIGKILL);
-    close(fds[0]);
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    status = vgn_child_end(&child, rc);
     if (rc == 0 && reply->code != VGN_OK) {
         out->unknown_format = reply->facts.unknown_format;
         reply->message[sizeof reply->message - 1] = 0;
@@ -669,20 +629,8 @@ int vgn_media_read_isolated(const uint8_t *data, size_t size, const vgn_media_re
     if (rc != 0) {
         free(reply->facts.pixels);
         free(reply->facts.picture);
-        code = rc == -2 ? VGN_E_LIMIT : rc == -3 ? VGN_E_NOMEM : VGN_E_INVALID;
-        if (rc == -2)
-            snprintf(msg, sizeof msg, "FFmpeg: no answer within %u ms; the reader was stopped", request->timeout_ms);
-        else if (rc == -3)
-            snprintf(msg, sizeof msg, "FFmpeg: the answer is larger than asked for");
-        else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
-            snprintf(msg, sizeof msg, "FFmpeg was stopped (over its memory limit of %zu MB?)", request->max_memory >> 20);
-        else if (WIFSIGNALED(status))
-            snprintf(msg, sizeof msg, "FFmpeg crashed on this file (signal %d)", WTERMSIG(status));
-        else
-            snprintf(msg, sizeof msg, "FFmpeg stopped before answering (over its memory limit of %zu MB?)", request->max_memory >> 20);
-        vgn_err_fill(err, code, msg, NULL);
         free(reply);
-        return code;
+        return vgn_child_failure(err, "FFmpeg", rc, status, request->timeout_ms, request->max_memory);
     }
     *out = reply->facts;
     free(reply);

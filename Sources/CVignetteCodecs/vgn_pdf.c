@@ -5,17 +5,12 @@
  * deadline, runaway memory (RLIMIT_DATA) or what it prints on stderr stays there. It is loaded
  * with dlopen in that child, never linked: its libraries (glib, cairo, fontconfig, NSS) then cost
  * nothing to the commands and requests that never see a PDF. */
-#define _GNU_SOURCE 1 /* pipe2 */
 #include <dlfcn.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -138,22 +133,6 @@ static void vgn_pdf_take(const vgn_poppler_api *api, char *text, char *field, si
     api->g_free(text);
 }
 
-/* Caps the child's private memory at what it holds now plus `limit` bytes. */
-static void vgn_pdf_cap_memory(size_t limit)
-{
-    struct rlimit r;
-    long data_kb = 0;
-    char line[128];
-    FILE *status = fopen("/proc/self/status", "re");
-    if (status != NULL) {
-        while (fgets(line, sizeof line, status) != NULL)
-            if (sscanf(line, "VmData: %ld kB", &data_kb) == 1) break;
-        fclose(status);
-    }
-    r.rlim_cur = r.rlim_max = (rlim_t)data_kb * 1024 + (rlim_t)limit;
-    (void)setrlimit(RLIMIT_DATA, &r);
-}
-
 static void vgn_pdf_fail(int fd, vgn_pdf_reply *reply, int code, const char *message)
 {
     reply->code = code;
@@ -162,8 +141,9 @@ static void vgn_pdf_fail(int fd, vgn_pdf_reply *reply, int code, const char *mes
     _exit(0);
 }
 
-static void vgn_pdf_child(int fd, const uint8_t *data, size_t size, const vgn_pdf_request *request)
+static void vgn_pdf_child(int fd, const uint8_t *data, size_t size, const void *arg)
 {
+    const vgn_pdf_request *request = (const vgn_pdf_request *)arg;
     vgn_poppler_api api;
     vgn_pdf_reply reply;
     vgn_gerror *error = NULL;
@@ -173,8 +153,6 @@ static void vgn_pdf_child(int fd, const uint8_t *data, size_t size, const vgn_pd
     size_t text_size = 0;
     uint8_t *pixels = NULL;
     int pages, i;
-    vgn_child_quiet();
-    vgn_pdf_cap_memory(request->max_memory);
     memset(&reply, 0, sizeof reply);
     memset(&api, 0, sizeof api);
     if (vgn_pdf_bind(&api, why, sizeof why) != 0) vgn_pdf_fail(fd, &reply, VGN_E_UNSUPPORTED, why);
@@ -283,11 +261,9 @@ static void vgn_pdf_child(int fd, const uint8_t *data, size_t size, const vgn_pd
 int vgn_pdf_read_isolated(const uint8_t *data, size_t size, const vgn_pdf_request *request, vgn_pdf_facts *out,
                           vgn_error *err)
 {
-    int fds[2], status = 0, rc, code;
-    pid_t pid;
+    int status, rc, code;
+    vgn_child child;
     vgn_pdf_reply reply;
-    int64_t deadline;
-    char msg[VGN_MSG_LEN];
     size_t pixel_bytes = 0;
     if (out == NULL || request == NULL || data == NULL || size == 0) {
         vgn_err_fill(err, VGN_E_STATE, "no data", NULL);
@@ -298,26 +274,11 @@ int vgn_pdf_read_isolated(const uint8_t *data, size_t size, const vgn_pdf_reques
         vgn_err_fill(err, VGN_E_LIMIT, "the page rendering asked for is too large", NULL);
         return VGN_E_LIMIT;
     }
-    if (pipe2(fds, O_CLOEXEC) != 0) {
-        vgn_err_fill(err, VGN_E_IO, "cannot make a pipe for the PDF reader", NULL);
-        return VGN_E_IO;
-    }
-    pid = fork();
-    if (pid < 0) {
-        close(fds[0]);
-        close(fds[1]);
-        vgn_err_fill(err, VGN_E_IO, "cannot start the PDF reader", NULL);
-        return VGN_E_IO;
-    }
-    if (pid == 0) {
-        close(fds[0]);
-        vgn_pdf_child(fds[1], data, size, request);
-        _exit(0);
-    }
-    close(fds[1]);
+    if ((code = vgn_child_start(&child, vgn_pdf_child, data, size, request, request->timeout_ms, request->max_memory, "the PDF reader",
+                                err)) != VGN_OK)
+        return code;
     memset(&reply, 0, sizeof reply);
-    deadline = vgn_monotonic_ms() + request->timeout_ms;
-    rc = vgn_fd_read_all(fds[0], &reply, sizeof reply, deadline);
+    rc = vgn_child_read(&child, &reply, sizeof reply);
     if (rc == 0 && reply.code == VGN_OK) {
         reply.facts.text = NULL;
         reply.facts.pixels = NULL;
@@ -327,40 +288,25 @@ int vgn_pdf_read_isolated(const uint8_t *data, size_t size, const vgn_pdf_reques
             rc = -3;
         if (rc == 0 && reply.facts.text_size > 0) {
             reply.facts.text = (char *)malloc(reply.facts.text_size + 1);
-            rc = reply.facts.text == NULL ? -3 : vgn_fd_read_all(fds[0], reply.facts.text, reply.facts.text_size, deadline);
+            rc = reply.facts.text == NULL ? -3 : vgn_child_read(&child, reply.facts.text, reply.facts.text_size);
             if (rc == 0) reply.facts.text[reply.facts.text_size] = 0;
         }
         if (rc == 0 && pixel_bytes > 0) {
             reply.facts.pixels = (uint8_t *)malloc(pixel_bytes);
-            rc = reply.facts.pixels == NULL ? -3 : vgn_fd_read_all(fds[0], reply.facts.pixels, pixel_bytes, deadline);
+            rc = reply.facts.pixels == NULL ? -3 : vgn_child_read(&child, reply.facts.pixels, pixel_bytes);
         }
     }
-    if (rc == -2) kill(pid, SIGKILL);
-    close(fds[0]);
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    status = vgn_child_end(&child, rc);
     if (rc == 0 && reply.code != VGN_OK) {
         out->encrypted = reply.facts.encrypted;
+        reply.message[sizeof reply.message - 1] = 0;
         vgn_err_fill(err, reply.code, reply.message, NULL);
         return reply.code;
     }
     if (rc != 0) {
         free(reply.facts.text);
         free(reply.facts.pixels);
-        code = rc == -2 ? VGN_E_LIMIT : rc == -3 ? VGN_E_NOMEM : VGN_E_INVALID;
-        if (rc == -2)
-            snprintf(msg, sizeof msg, "poppler: no answer within %u ms; the reader was stopped", request->timeout_ms);
-        else if (rc == -3)
-            snprintf(msg, sizeof msg, "poppler: the answer is larger than asked for");
-        else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
-            snprintf(msg, sizeof msg, "poppler was stopped (over its memory limit of %zu MB?)", request->max_memory >> 20);
-        else if (WIFSIGNALED(status))
-            snprintf(msg, sizeof msg, "poppler crashed on this file (signal %d)", WTERMSIG(status));
-        else
-            snprintf(msg, sizeof msg, "poppler stopped before answering (over its memory limit of %zu MB?)",
-                     request->max_memory >> 20);
-        vgn_err_fill(err, code, msg, NULL);
-        return code;
+        return vgn_child_failure(err, "poppler", rc, status, request->timeout_ms, request->max_memory);
     }
     *out = reply.facts;
     vgn_err_fill(err, VGN_OK, NULL, NULL);
