@@ -230,6 +230,34 @@ struct ThumbnailerServiceTests {
         #expect(unknown.status != 0)
     }
 
+    @Test("SIGTERM ends the service: queued files get Error 7 (shutting down), the request Finished, and the name is released")
+    func sigtermDrains() throws {
+        let bus = try pausedBus(jobs: 1)
+        _ = try bus.call("org.freedesktop.thumbnails.Thumbnailer1.GetFlavors")
+        let monitor = try ThumbnailerMonitor(bus: bus)
+        var uris: [String] = []
+        for i in 0..<5 {
+            let path = dir + "/term-\(i).png"
+            try BatchFixtures.write(try BatchFixtures.png(seed: i), path)
+            uris.append(uri(path))
+        }
+        let handle = try bus.queue(uris)
+        let owner = try bus.call(
+            "org.freedesktop.DBus.GetConnectionUnixProcessID", ["org.freedesktop.thumbnails.Thumbnailer1"],
+            destination: "org.freedesktop.DBus",
+            path: "/org/freedesktop/DBus")
+        let pid = try #require(Int32(owner.stdout.split(separator: " ").last?.filter(\.isNumber) ?? ""), "no pid in \(owner.stdout)")
+        // Nothing has started (the service is paused): every file is still queued when SIGTERM comes.
+        #expect(kill(pid, SIGTERM) == 0)
+        #expect(monitor.waitForFinished([handle]), "no Finished after SIGTERM: \(monitor.output)")
+        let signals = monitor.signals.filter { $0.handle == handle }
+        let errors = signals.filter { $0.member == "Error" }
+        #expect(errors.map(\.code) == [7])
+        #expect(errors.first?.message == "the thumbnailer service is shutting down")
+        #expect(Set(errors.flatMap(\.uris)) == Set(uris))
+        #expect(monitor.wait { $0.contains("does not have an owner") }, "the service kept its name: \(monitor.output)")
+    }
+
     @Test("The service exits after --idle-timeout without work, and the next call starts it again")
     func idleExit() throws {
         let bus = try PrivateSessionBus(dir: dir, cache: cache, serviceArguments: ["--idle-timeout", "1"])
