@@ -1,4 +1,5 @@
 import Foundation
+import VignetteCore
 
 /// What an image file says about itself besides its pixels: format details, EXIF, the XMP title
 /// and description, and the name of its colour profile.
@@ -133,7 +134,7 @@ public struct ImageMetadata: Sendable, Equatable {
             inner = inner[li.upperBound..<end.lowerBound]
         }
         guard let start = inner.firstIndex(of: ">") else { return nil }
-        let text = MarkupUnescape.text(String(inner[inner.index(after: start)...])).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = MarkupEntities.decode(String(inner[inner.index(after: start)...])).trimmingCharacters(in: .whitespacesAndNewlines)
         return text.isEmpty ? nil : String(text.prefix(ExifData.maxText))
     }
 

@@ -1,3 +1,5 @@
+import VignetteCore
+
 /// Makes HTML safe to put in the viewer page by keeping only known-harmless markup: the one
 /// sanitizer for every generator's HTML (Markdown, and external `html` generators).
 ///

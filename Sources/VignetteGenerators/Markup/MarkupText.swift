@@ -1,3 +1,5 @@
+import VignetteCore
+
 /// The text a reader sees in an HTML or XML document, and its `<title>`.
 ///
 /// HTML: scripts, styles, templates and the `<head>` are dropped; block elements start new

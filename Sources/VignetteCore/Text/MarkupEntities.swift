@@ -1,7 +1,7 @@
 /// Decoding of character references: `&#233;`, `&#xE9;` and the common named HTML entities.
-enum MarkupEntities {
+public enum MarkupEntities {
     /// The named entities recognised (XML's five and HTML's most used); others stay as written.
-    static let named: [String: String] = [
+    public static let named: [String: String] = [
         "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": "\u{A0}",
         "copy": "©", "reg": "®", "trade": "™", "hellip": "…", "mdash": "—", "ndash": "–",
         "lsquo": "‘", "rsquo": "’", "sbquo": "‚", "ldquo": "“", "rdquo": "”", "bdquo": "„",
@@ -27,7 +27,7 @@ enum MarkupEntities {
 
     /// `text` with every recognised reference replaced by its character; a numeric reference to
     /// no valid scalar becomes U+FFFD; anything else is kept as written.
-    static func decode(_ text: String) -> String {
+    public static func decode(_ text: String) -> String {
         guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
         var out = String.UnicodeScalarView()
         let scalars = Array(text.unicodeScalars)
@@ -52,7 +52,7 @@ enum MarkupEntities {
     }
 
     /// The characters for the reference between `&` and `;`, or nil when unknown.
-    static func reference(_ body: String) -> String? {
+    public static func reference(_ body: String) -> String? {
         if body.hasPrefix("#") {
             let digits = body.dropFirst()
             let value: UInt32?
