@@ -65,7 +65,7 @@ public struct ExifData: Sendable, Equatable {
         for index in 0..<min(Int(count), Self.maxEntries) {
             let entry = offset + 2 + index * 12
             guard let tag = r.u16(entry), let type = r.u16(entry + 2), let n = r.u32(entry + 4) else { return }
-            let value = TIFFReader.Field(tag: tag, type: type, count: Int(n), entry: entry)
+            let value = TIFFReader.Field(type: type, count: Int(n), entry: entry)
             switch (kind, tag) {
             case (.main, 0x010E): imageDescription = r.text(value)
             case (.main, 0x010F): make = r.text(value)
@@ -110,9 +110,8 @@ public struct ExifData: Sendable, Equatable {
 
 /// Bounds-checked reads of a TIFF-structured block in its byte order.
 struct TIFFReader {
-    /// One IFD entry: its tag, type, count, and where the entry starts.
+    /// One IFD entry's value: its type, count, and where the entry starts.
     struct Field {
-        let tag: Int
         let type: Int
         let count: Int
         let entry: Int
