@@ -1,5 +1,6 @@
 /* vgn_pdf.c - a PDF's facts, the text of its first pages and a rendering of page 1, through
- * poppler-glib in a forked child (see vgn_pdf.h).
+ * poppler (glib for the facts and the rendering, cpp for pdftotext's text) in a forked child (see
+ * vgn_pdf.h).
  *
  * poppler is a large parser of hostile input, so it runs only in a child: a crash, a hang past the
  * deadline, runaway memory (RLIMIT_DATA) or what it prints on stderr stays there. It is loaded
@@ -59,6 +60,34 @@ typedef struct {
     void (*cairo_surface_destroy)(void *);
 } vgn_poppler_api;
 
+/* poppler-cpp's page text, which is pdftotext's: the same TextOutputDev in reading order (neither
+ * physical layout nor raw order), over the page *and* its annotations, so form fields' values and
+ * text that poppler-glib's selection-based page text leaves out are there. poppler-cpp is C++ and
+ * is called here through its exported symbols with the Itanium C++ ABI that g++ and clang use on
+ * Linux: the strings are libstdc++'s (C++11 ABI) std::string and std::basic_string<unsigned short>
+ * laid out below, read only; a result too large to be a class by value comes back through a hidden
+ * pointer, the first argument, exactly as C returns a struct of this size. If anything is missing
+ * the child falls back to poppler-glib's text. */
+typedef struct {
+    const char *ptr;
+    size_t length;
+    char local[16];
+} vgn_cxx_string;
+typedef struct {
+    uint16_t *ptr;
+    size_t length;
+    uint16_t local[8];
+} vgn_cxx_ustring;
+enum { VGN_POPPLER_CPP_READING_ORDER = 2 }; /* poppler::page::non_raw_non_physical_layout */
+
+typedef struct {
+    void *(*load_from_raw_data)(const char *, int, const vgn_cxx_string *, const vgn_cxx_string *);
+    _Bool (*is_locked)(const void *);
+    void *(*create_page)(const void *, int);
+    vgn_cxx_ustring (*text)(const void *, const double rect[4], int);
+    void (*operator_delete)(void *);
+} vgn_poppler_cpp_api;
+
 /* The child's first message; the text (text_size bytes) and the RGBA pixels follow. */
 typedef struct {
     int32_t code;
@@ -116,6 +145,65 @@ static int vgn_pdf_bind(vgn_poppler_api *api, char *why, size_t why_size)
     VGN_BIND(cairo, cairo_surface_destroy, "cairo_surface_destroy");
 #undef VGN_BIND
     return 0;
+}
+
+/* Binds poppler-cpp; 0 when every symbol is there. */
+static int vgn_pdf_bind_cpp(vgn_poppler_cpp_api *api)
+{
+    void *cpp = dlopen("libpoppler-cpp.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (cpp == NULL) return -1;
+    *(void **)(&api->load_from_raw_data) =
+        dlsym(cpp, "_ZN7poppler8document18load_from_raw_dataEPKciRKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEESA_");
+    *(void **)(&api->is_locked) = dlsym(cpp, "_ZNK7poppler8document9is_lockedEv");
+    *(void **)(&api->create_page) = dlsym(cpp, "_ZNK7poppler8document11create_pageEi");
+    *(void **)(&api->text) = dlsym(cpp, "_ZNK7poppler4page4textERKNS_9rectangleIdEENS0_16text_layout_enumE");
+    *(void **)(&api->operator_delete) = dlsym(RTLD_DEFAULT, "_ZdlPv");
+    if (api->operator_delete == NULL) *(void **)(&api->operator_delete) = dlsym(cpp, "_ZdlPv");
+    return api->load_from_raw_data && api->is_locked && api->create_page && api->text && api->operator_delete ? 0 : -1;
+}
+
+/* Appends UTF-16 `src` to `dst` as UTF-8, stopping (at a character boundary) where it would pass
+ * `cap`; unpaired surrogates become U+FFFD. Returns the bytes written; *cut is set when it stopped. */
+static size_t vgn_pdf_utf16_to_utf8(const uint16_t *src, size_t n, char *dst, size_t cap, int *cut)
+{
+    size_t i, out = 0;
+    for (i = 0; i < n; i++) {
+        uint32_t c = src[i];
+        char b[4];
+        size_t k;
+        if (c >= 0xD800 && c <= 0xDBFF && i + 1 < n && src[i + 1] >= 0xDC00 && src[i + 1] <= 0xDFFF) {
+            c = 0x10000 + ((c - 0xD800) << 10) + (src[i + 1] - 0xDC00);
+            i++;
+        } else if (c >= 0xD800 && c <= 0xDFFF) {
+            c = 0xFFFD;
+        }
+        if (c < 0x80) {
+            b[0] = (char)c;
+            k = 1;
+        } else if (c < 0x800) {
+            b[0] = (char)(0xC0 | (c >> 6));
+            b[1] = (char)(0x80 | (c & 0x3F));
+            k = 2;
+        } else if (c < 0x10000) {
+            b[0] = (char)(0xE0 | (c >> 12));
+            b[1] = (char)(0x80 | ((c >> 6) & 0x3F));
+            b[2] = (char)(0x80 | (c & 0x3F));
+            k = 3;
+        } else {
+            b[0] = (char)(0xF0 | (c >> 18));
+            b[1] = (char)(0x80 | ((c >> 12) & 0x3F));
+            b[2] = (char)(0x80 | ((c >> 6) & 0x3F));
+            b[3] = (char)(0x80 | (c & 0x3F));
+            k = 4;
+        }
+        if (k > cap - out) {
+            *cut = 1;
+            break;
+        }
+        memcpy(dst + out, b, k);
+        out += k;
+    }
+    return out;
 }
 
 /* Copies a GLib string into a fixed field (cut at a character boundary) and frees it. */
@@ -184,24 +272,49 @@ static void vgn_pdf_child(int fd, const uint8_t *data, size_t size, const void *
 
     /* Text of the first pages, form feed between pages, cut at max_text bytes. */
     if (request->max_text > 0) {
+        vgn_poppler_cpp_api cpp;
+        void *cpp_doc = NULL;
+        memset(&cpp, 0, sizeof cpp);
+        if (vgn_pdf_bind_cpp(&cpp) == 0) {
+            vgn_cxx_string none;
+            memset(&none, 0, sizeof none);
+            none.ptr = none.local;
+            cpp_doc = cpp.load_from_raw_data((const char *)data, (int)size, &none, &none);
+            if (cpp_doc != NULL && cpp.is_locked(cpp_doc)) cpp_doc = NULL;
+        }
         text = (char *)malloc(request->max_text);
         if (text == NULL) vgn_pdf_fail(fd, &reply, VGN_E_NOMEM, "no memory for the text");
         for (i = 0; i < pages && (uint32_t)i < request->max_pages && text_size < request->max_text; i++) {
-            void *page = i == 0 ? first : api.document_get_page(doc, i);
-            char *page_text;
-            size_t n;
-            if (page == NULL) break;
-            page_text = api.page_get_text(page);
-            if (i > 0 && text_size < request->max_text) text[text_size++] = '\f';
-            n = page_text != NULL ? strlen(page_text) : 0;
-            if (n > request->max_text - text_size) {
-                n = request->max_text - text_size;
-                reply.facts.text_cut = 1;
+            void *cpp_page = cpp_doc != NULL ? cpp.create_page(cpp_doc, i) : NULL;
+            if (i > 0) text[text_size++] = '\f';
+            if (cpp_page != NULL) {
+                /* An empty rectangle is the whole page. The document and pages are left to the
+                 * child's exit. */
+                static const double whole_page[4] = {0, 0, 0, 0};
+                vgn_cxx_ustring page_text = cpp.text(cpp_page, whole_page, VGN_POPPLER_CPP_READING_ORDER);
+                size_t n = page_text.length;
+                /* TextOutputDev ends each page with a form feed; ours go between pages. */
+                while (n > 0 && page_text.ptr[n - 1] == '\f') n--;
+                if (page_text.ptr != NULL)
+                    text_size += vgn_pdf_utf16_to_utf8(page_text.ptr, n, text + text_size, request->max_text - text_size,
+                                                       &reply.facts.text_cut);
+                if (page_text.ptr != NULL && page_text.ptr != page_text.local) cpp.operator_delete(page_text.ptr);
+            } else {
+                void *page = i == 0 ? first : api.document_get_page(doc, i);
+                char *page_text;
+                size_t n;
+                if (page == NULL) break;
+                page_text = api.page_get_text(page);
+                n = page_text != NULL ? strlen(page_text) : 0;
+                if (n > request->max_text - text_size) {
+                    n = request->max_text - text_size;
+                    reply.facts.text_cut = 1;
+                }
+                if (n > 0) memcpy(text + text_size, page_text, n);
+                text_size += n;
+                if (page_text != NULL) api.g_free(page_text);
+                if (page != first) api.g_object_unref(page);
             }
-            if (n > 0) memcpy(text + text_size, page_text, n);
-            text_size += n;
-            if (page_text != NULL) api.g_free(page_text);
-            if (page != first) api.g_object_unref(page);
             reply.facts.text_pages = (uint32_t)i + 1;
         }
         if (reply.facts.text_pages < reply.facts.pages && reply.facts.text_pages >= request->max_pages) reply.facts.text_cut = 1;

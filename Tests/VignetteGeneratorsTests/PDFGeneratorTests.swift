@@ -40,19 +40,10 @@ struct PDFGeneratorTests {
         }
     }
 
-    /// Where poppler-glib's page text and pdftotext's differ in substance, and why: pdftotext
-    /// also prints form fields' values and text outside poppler-glib's selection area.
-    static let knownDifferences = [
-        "libreoffice-form.pdf": "pdftotext prints the form fields' values (Alice, Bob); the page text has none",
-        "habibi.pdf": "pdftotext prints a first Arabic line that poppler-glib's page text leaves out",
-        "habibi-rotated.pdf": "as habibi.pdf", "habibi-oneline-cmap.pdf": "as habibi.pdf",
-    ]
-
-    /// pdftotext's first 200 words are where our preview's text starts, whitespace aside
-    /// (pdftotext puts a space between table cells where poppler's glib text does not).
+    /// pdftotext's first 200 words are where our preview's text starts, whitespace aside.
     static func compare(_ files: [String]) throws {
         #expect(!files.isEmpty)
-        for file in files where knownDifferences[(file as NSString).lastPathComponent] == nil {
+        for file in files {
             let contents = try PDFReader.read(Array(try Data(contentsOf: URL(fileURLWithPath: file))))
             let ours = PDFPreview(contents).pages.flatMap { $0 }.joined(separator: "\n")
             let theirs = words(try reference(file, pages: contents.pages.count))
@@ -70,6 +61,12 @@ struct PDFGeneratorTests {
         .enabled(if: FileManager.default.fileExists(atPath: sharedCorpus), "needs ../shared/corpora (absent on a fresh clone)"))
     func theTextOfEveryMixedCorpusPDFIsPdftotextsText() throws {
         try Self.compare(try Self.withText(in: Self.sharedCorpus))
+    }
+
+    @Test func formFieldsShowTheirValues() throws {
+        let preview = try Self.generator.makePreview(
+            for: try GeneratorFixtures.input("pdf/libreoffice-form.pdf"), request: PreviewRequest())
+        #expect(preview.text.contains("\nExample for a Form\nFirst Name Alice\n"))
     }
 
     @Test func thePreviewGivesTheFactsThenEachPageInReadingOrder() throws {
