@@ -26,7 +26,8 @@ struct ExternalRunnerTests {
         let start = ContinuousClock.now
         let (thumb, generator, attempts) = try thumbnail(dir)
         let elapsed = ContinuousClock.now - start
-        #expect(elapsed < .seconds(2), "took \(elapsed)")
+        // A hang guard, not a timing assertion: the script sleeps 1000 s.
+        #expect(elapsed < .seconds(10), "took \(elapsed)")
         #expect(generator == "fallback")
         let isIcon = thumb.isIcon
         #expect(isIcon)
@@ -41,7 +42,8 @@ struct ExternalRunnerTests {
         let outcome = try runner.run(
             ["/bin/sh", "-c", "echo 0123456789abcdef >&2; trap '' TERM; sleep 1000 & wait"], directory: "/tmp",
             environment: ["PATH": "/usr/bin:/bin"])
-        #expect(ContinuousClock.now - start < .milliseconds(1500))
+        // A hang guard, not a timing assertion: the child sleeps 1000 s and ignores SIGTERM.
+        #expect(ContinuousClock.now - start < .seconds(10))
         #expect(outcome.timedOut)
         #expect(outcome.signal == SIGKILL)
         #expect(String(decoding: outcome.stderr, as: UTF8.self) == "9abcdef\n")
