@@ -14,7 +14,8 @@ final class ByteStream {
     private let decompressor: Decompressor?
     private let budget: Int
     private let deadline: ContinuousClock.Instant?
-    private var sourceOffset = 0
+    private var sourceOffset: Int
+    private let sourceEnd: Int
     private var pending: ArraySlice<UInt8> = []
     private var buffer: ArraySlice<UInt8> = []
     private var finished = false
@@ -23,15 +24,23 @@ final class ByteStream {
     /// Decoded bytes produced by the decompressor or read from the source so far (the budgeted work).
     private(set) var workDone = 0
 
-    /// A stream over `source`, decoded by `decompressor` when given, doing at most `budget` bytes of work.
-    init(source: FileSample, decompressor: Decompressor?, budget: Int = .max, deadline: ContinuousClock.Instant? = nil) {
+    /// A stream over `source` (or the bytes of it in `range`: an archive member), decoded by
+    /// `decompressor` when given, doing at most `budget` bytes of work.
+    init(
+        source: FileSample, range: Range<Int>? = nil, decompressor: Decompressor?, budget: Int = .max,
+        deadline: ContinuousClock.Instant? = nil
+    ) {
         self.source = source
+        let whole = 0..<source.size
+        let range = range?.clamped(to: whole) ?? whole
+        self.sourceOffset = range.lowerBound
+        self.sourceEnd = range.upperBound
         self.decompressor = decompressor
         self.budget = budget
         self.deadline = deadline
     }
 
-    /// Bytes of the source consumed so far.
+    /// Bytes of the source consumed so far (from the start of the file, not of the range).
     var sourceBytesRead: Int { sourceOffset - pending.count }
 
     /// Up to `count` bytes; fewer only at the end of the stream.
@@ -55,7 +64,7 @@ final class ByteStream {
             if buffer.isEmpty {
                 if decompressor == nil {
                     // Uncompressed: seek over the rest without reading it.
-                    let n = min(count - skipped, source.size - sourceOffset)
+                    let n = min(count - skipped, sourceEnd - sourceOffset)
                     sourceOffset += n
                     position += n
                     return skipped + n
@@ -79,7 +88,7 @@ final class ByteStream {
             throw VignetteError(.limitExceeded, "stopped after the time limit")
         }
         guard let decompressor else {
-            let n = min(ByteStream.chunkSize, source.size - sourceOffset)
+            let n = min(ByteStream.chunkSize, sourceEnd - sourceOffset)
             guard n > 0, let chunk = source.bytes(at: sourceOffset, count: n) else { return false }
             sourceOffset += n
             workDone += n
@@ -89,7 +98,7 @@ final class ByteStream {
         var output = [UInt8](repeating: 0, count: ByteStream.chunkSize)
         while !finished {
             if pending.isEmpty { pending = nextChunk() }
-            let last = sourceOffset >= source.size
+            let last = sourceOffset >= sourceEnd
             let step = try pending.withUnsafeBytes { input in
                 try output.withUnsafeMutableBytes { try decompressor.feed(input, finish: last, into: $0) }
             }
@@ -112,10 +121,10 @@ final class ByteStream {
     }
 
     private func nextChunk() -> ArraySlice<UInt8> {
-        let n = min(ByteStream.chunkSize, source.size - sourceOffset)
+        let n = min(ByteStream.chunkSize, sourceEnd - sourceOffset)
         guard n > 0, let chunk = source.bytes(at: sourceOffset, count: n) else {
             // A read error or a file that shrank: treat as the end, so the decoder reports truncation.
-            sourceOffset = source.size
+            sourceOffset = sourceEnd
             return []
         }
         sourceOffset += n

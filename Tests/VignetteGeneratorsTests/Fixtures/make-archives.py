@@ -151,6 +151,43 @@ def archives():
     write(os.path.join(ARCHIVES, "hostile.zip"), patch_zip_name(hostile, "bad-\u00e9.txt".encode(), b"bad-\xff\xfe.txt"))
 
 
+def ar_member(name, data):
+    """One ar member: the 60-byte header (name as given, padded), the data, a newline to an even offset."""
+    header = f"{name:<16}{MTIME:<12}{0:<6}{0:<6}{0o100644:<8o}{len(data):<10}".encode() + b"`\n"
+    assert len(header) == 60
+    return header + data + (b"\n" if len(data) % 2 else b"")
+
+
+def tar_xz(members):
+    return lzma.compress(tar_bytes(members), format=lzma.FORMAT_XZ)
+
+
+def ar_archives():
+    control = (b"Package: vignette-demo\nVersion: 1.2-3\nArchitecture: all\n"
+               b"Maintainer: Vignette <vignette@example.org>\nInstalled-Size: 12\nSection: graphics\n"
+               b"Priority: optional\nDepends: libc6 (>= 2.36)\n"
+               b"Description: demonstration package for the ar listing\n"
+               b" Its files are listed by Vignette's preview.\n .\n A second paragraph.\n")
+    data = [("./", None), ("./usr/", None), ("./usr/bin/", None), ("./usr/bin/vignette-demo", b"#!/bin/sh\necho demo\n"),
+            ("./usr/share/", None), ("./usr/share/doc/", None), ("./usr/share/doc/vignette-demo/", None),
+            ("./usr/share/doc/vignette-demo/README", b"r" * 1500)]
+    deb = (b"!<arch>\n" + ar_member("debian-binary", b"2.0\n")
+           + ar_member("control.tar.xz", tar_xz([("./", None), ("./control", control)]))
+           + ar_member("data.tar.xz", tar_xz(data)))
+    write(os.path.join(ARCHIVES, "demo.deb"), deb)
+
+    # GNU: a symbol table, the long-name table, a short name ("name/") and a long one ("/0").
+    long_name = "a-member-with-a-long-name.o"
+    lib = (b"!<arch>\n" + ar_member("/", b"\0\0\0\0") + ar_member("//", f"{long_name}/\n".encode())
+           + ar_member("short.o/", b"s" * 7) + ar_member("/0", b"l" * 2048))
+    write(os.path.join(ARCHIVES, "libdemo.a"), lib)
+    # BSD: "#1/N", the name leading the data.
+    bsd_name = b"a-long-bsd-member-name.o"
+    write(os.path.join(ARCHIVES, "bsd-names.a"), b"!<arch>\n" + ar_member(f"#1/{len(bsd_name)}", bsd_name + b"b" * 100))
+    # Cut inside the fourth header (the second file's).
+    write(os.path.join(ARCHIVES, "truncated.a"), lib[: len(lib) - 2048 - 30])
+
+
 def documents():
     jpeg = picture(160, 120, "JPEG", (200, 40, 40))
     png = picture(120, 160, "PNG", (40, 40, 200))
@@ -186,4 +223,5 @@ def documents():
 
 if __name__ == "__main__":
     archives()
+    ar_archives()
     documents()
