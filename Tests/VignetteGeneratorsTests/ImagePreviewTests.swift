@@ -13,6 +13,19 @@ struct ImagePreviewTests {
         try Self.generator.makePreview(for: try GeneratorFixtures.input(relative), request: PreviewRequest())
     }
 
+    @Test func anImageNothingDecodesGetsItsHeaderFactsNotTheFallback() throws {
+        // A QOI header: "qoif", width and height big-endian, 4 channels, sRGB.
+        let bytes = Array("qoif".utf8) + [0, 0, 2, 0x80, 0, 0, 1, 0xE0, 4, 0] + [UInt8](repeating: 0, count: 32)
+        let input = GeneratorInput(
+            bytes: bytes, filename: "drawing.qoi", resolver: TypeResolver(catalog: GeneratorFixtures.registry.catalog))
+        let (p, generator, _) = try GeneratorFixtures.registry.preview(for: input, request: PreviewRequest())
+        #expect(generator == "image-facts")
+        #expect(p.title == "QOI image, 640 × 480")
+        #expect(
+            p.text == "Size: 640 × 480 pixels (0.3 MP)\nFormat: QOI image\nPicture: not drawn (Vignette has no decoder for this format)\n")
+        #expect(p.html.hasPrefix("<p class=\"note\">Picture not drawn: Vignette has no decoder for this format</p>\n<dl class=\"facts\">"))
+    }
+
     @Test func aCanonPhotoShowsItsCameraExposureAndDate() throws {
         let p = try preview("exif/flower.jpg")
         #expect(p.title == "JPEG image, 480 × 360")

@@ -45,6 +45,47 @@ struct ImageDimensionsTests {
         #expect(ImageDimensions(tga, isTGA: true) == ImageDimensions("TGA", 65535, 65535))
     }
 
+    /// Formats Vignette does not decode: their headers still give the size (previews, pixel cap).
+    static let otherHeaders: [(String, [UInt8], Int, Int)] = [
+        ("QOI", Array("qoif".utf8) + be32(70000) + be32(3) + [4, 0], 70000, 3),
+        ("PFM", Array("PF\n640 -480\n-1.0\n".utf8), -1, -1),
+        ("PFM", Array("Pf\n640 480\n-1.0\n".utf8), 640, 480),
+        ("DDS", Array("DDS ".utf8) + le32(124) + le32(0x1007) + le32(512) + le32(1024), 1024, 512),
+        ("JPEG 2000", [0xFF, 0x4F, 0xFF, 0x51] + be16(41) + be16(0) + be32(1000) + be32(800) + be32(10) + be32(20), 990, 780),
+        (
+            "JPEG 2000",
+            [0, 0, 0, 0x0C] + Array("jP  ".utf8) + [0x0D, 0x0A, 0x87, 0x0A] + be32(20) + Array("ftypjp2 ".utf8) + be32(0)
+                + Array("jp2 ".utf8) + be32(45) + Array("jp2h".utf8) + be32(22) + Array("ihdr".utf8) + be32(480) + be32(640),
+            640, 480
+        ),
+        (
+            "ICNS",
+            Array("icns".utf8) + be32(8 + 16 + 16) + Array("is32".utf8) + be32(16) + [UInt8](repeating: 0, count: 8)
+                + Array("ic09".utf8) + be32(16) + [UInt8](repeating: 0, count: 8), 512, 512
+        ),
+        (
+            "PCX",
+            [0x0A, 5, 1, 8] + le16(0) + le16(0) + le16(87) + le16(51) + [UInt8](repeating: 0, count: 52) + [0, 3]
+                + [UInt8](repeating: 0, count: 62), 88, 52
+        ),
+    ]
+
+    @Test func formatsWeDoNotDecodeStillGiveTheirSize() throws {
+        for (format, bytes, width, height) in Self.otherHeaders {
+            let d = ImageDimensions(bytes)
+            if width < 0 {
+                #expect(d == nil, "\(format): a negative height is no size")
+                continue
+            }
+            #expect(d?.format == format, "\(format)")
+            #expect(d?.width == width && d?.height == height, "\(format): \(String(describing: d))")
+        }
+        // Real files (Python's imghdr test data): identify(1) says 16 × 16 for each.
+        for (name, format) in [("python.exr", "OpenEXR"), ("python.ras", "Sun raster"), ("python.sgi", "SGI")] {
+            #expect(ImageDimensions(try Fixtures.bytes("headers/" + name)) == ImageDimensions(format, 16, 16), "\(name)")
+        }
+    }
+
     @Test func aTIFFWhoseDirectoryIsFurtherOnIsReadThroughTheCallback() {
         let head = Array("MM\0*".utf8) + Self.be32(1_000_000)
         let ifd = Self.be16(1) + Self.be16(256) + Self.be16(4) + Self.be32(1) + Self.be32(77)
@@ -58,12 +99,13 @@ struct ImageDimensionsTests {
     }
 
     @Test func truncatedAndRandomHeadersNeverTrap() {
-        for (_, bytes, _, _) in Self.headers {
+        for (_, bytes, _, _) in Self.headers + Self.otherHeaders {
             for cut in 0..<bytes.count { _ = ImageDimensions(Array(bytes.prefix(cut)), isTGA: true) }
         }
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<20_000 {
-            let (_, seed, _, _) = Self.headers[Int.random(in: 0..<Self.headers.count, using: &generator)]
+            let all = Self.headers + Self.otherHeaders
+            let (_, seed, _, _) = all[Int.random(in: 0..<all.count, using: &generator)]
             var bytes = seed
             for _ in 0..<Int.random(in: 1...6, using: &generator) {
                 bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)

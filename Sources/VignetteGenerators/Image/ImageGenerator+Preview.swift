@@ -11,14 +11,22 @@ extension ImageGenerator {
     /// and description. A picture that cannot be drawn (a pixel bomb, damaged data) still gets
     /// its facts, with the reason.
     public func makePreview(for input: GeneratorInput, request: PreviewRequest) throws -> TextPreview {
+        try preview(of: input, undrawable: nil)
+    }
+
+    /// The preview; `undrawable`, when set, is why the picture is not even tried.
+    func preview(of input: GeneratorInput, undrawable: String?) throws -> TextPreview {
         let bytes = try input.contents(limit: imageLimits.maxFileBytes)
         let metadata = ImageMetadata(bytes)
         var picture: DecodedImage?
-        var problem: String?
-        do {
-            picture = try thumbnailer.thumbnail(bytes: bytes, type: input.type, request: ThumbnailRequest(maxPixelSize: Self.previewSide))
-        } catch let error as VignetteError {
-            problem = error.reason
+        var problem = undrawable
+        if problem == nil {
+            do {
+                picture = try thumbnailer.thumbnail(
+                    bytes: bytes, type: input.type, request: ThumbnailRequest(maxPixelSize: Self.previewSide))
+            } catch let error as VignetteError {
+                problem = error.reason
+            }
         }
         let size: (Int, Int)? =
             picture.map { ($0.sourceWidth, $0.sourceHeight) }
