@@ -81,14 +81,46 @@ struct FontGeneratorTests {
         #expect(thumb.isIcon)
     }
 
-    @Test func embeddedOpenTypeIsDeclined() throws {
-        let eot =
-            [UInt8](repeating: 0, count: 8) + [0x01, 0x00, 0x02, 0x00] + [UInt8](repeating: 0, count: 22) + Array("LP".utf8)
-            + [UInt8](repeating: 0, count: 64)
-        let input = GeneratorInput(bytes: eot, filename: "x.eot", resolver: resolver)
+    /// An EOT file around `font`: the 82-byte fixed header (sizes, version 2.1, `flags`, the
+    /// 0x504C magic), empty names, then the font data (XOR-ed with 0x50 when the flag says so).
+    static func eot(_ font: [UInt8], flags: UInt32 = 0) -> [UInt8] {
+        func le32(_ v: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+        let names = [UInt8](repeating: 0, count: 2 + 2 + 2 + 2 + 2 + 2 + 2 + 2 + 2 + 2)  // four names, padding, root string
+        let data = flags & 0x1000_0000 != 0 ? font.map { $0 ^ 0x50 } : font
+        let total = UInt32(82 + names.count + data.count)
+        let header =
+            le32(total) + le32(UInt32(data.count)) + le32(0x0002_0001) + le32(flags) + [UInt8](repeating: 0, count: 18)
+            + [0x4C, 0x50] + [UInt8](repeating: 0, count: 46)
+        return header + names + data
+    }
+
+    @Test(arguments: [UInt32(0), 0x1000_0000])
+    func theFontInsideAnEmbeddedOpenTypeFileIsShown(flags: UInt32) throws {
+        let ttf = Array(try Data(contentsOf: URL(fileURLWithPath: try SystemFonts.path(of: .mono))))
+        let input = GeneratorInput(bytes: Self.eot(ttf, flags: flags), filename: "webfont.eot", resolver: resolver)
         #expect(input.type.identifier == "com.microsoft.embedded-opentype")
-        #expect(throws: VignetteError(.declined, "Embedded OpenType font files cannot be read by FreeType")) {
-            try FontGenerator().makeThumbnail(for: input, request: ThumbnailRequest(maxPixelSize: 128))
+        let (preview, generator, _) = try registry.preview(for: input, request: PreviewRequest())
+        #expect(generator == "font")
+        #expect(preview.text.contains("Family:       DejaVu Sans Mono\n"))
+        let (thumb, _, _) = try registry.thumbnail(for: input, request: ThumbnailRequest(maxPixelSize: 128))
+        #expect(!thumb.isIcon)
+    }
+
+    @Test func compressedAndDamagedEmbeddedOpenTypeAreClearErrors() throws {
+        let ttf = Array(try Data(contentsOf: URL(fileURLWithPath: Self.fixtures + "glyfTest.ttf")))
+        let compressed = GeneratorInput(bytes: Self.eot(ttf, flags: 0x4), filename: "x.eot", resolver: resolver)
+        #expect(throws: VignetteError(.unsupported, "the EOT font is MicroType Express-compressed, which Vignette cannot read")) {
+            try FontGenerator().makeThumbnail(for: compressed, request: ThumbnailRequest(maxPixelSize: 128))
         }
+        var lying = Self.eot(ttf)
+        lying[4] = 0xFF
+        lying[5] = 0xFF
+        lying[6] = 0xFF
+        let damaged = GeneratorInput(bytes: lying, filename: "x.eot", resolver: resolver)
+        #expect(throws: VignetteError(.corrupt, "damaged or unsupported font: the EOT header's sizes do not fit the file")) {
+            try FontGenerator().makePreview(for: damaged, request: PreviewRequest())
+        }
+        let (_, generator, _) = try registry.preview(for: damaged, request: PreviewRequest())
+        #expect(generator == "fallback")
     }
 }

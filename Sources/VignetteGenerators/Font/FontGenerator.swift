@@ -3,7 +3,7 @@ public import VignetteCore
 import VignetteImaging
 
 /// Thumbnails and previews of font files (TrueType, OpenType, collections, WOFF, WOFF2,
-/// Type 1) through FreeType: the thumbnail is a sample ("Aa", "Bb 123") set in the font
+/// Type 1, and the font inside an Embedded OpenType file) through FreeType: the thumbnail is a sample ("Aa", "Bb 123") set in the font
 /// itself with the family name below; the preview lists names, format and counts.
 ///
 /// Fonts are untrusted: they are opened from memory with hinting off (no bytecode runs), at
@@ -18,19 +18,17 @@ public struct FontGenerator: BuiltInGenerator, ThumbnailGenerating, PreviewGener
 
     /// Largest font file opened (big CJK collections are about 30 MiB).
     public static let maxFileBytes = 64 << 20
-    /// Formats FreeType cannot read, declined by type so the next generator gets them.
-    public static let unreadableTypes = ["com.microsoft.embedded-opentype"]
+    /// Embedded OpenType: FreeType reads the font inside (see `EmbeddedOpenType`).
+    static let embeddedOpenType = "com.microsoft.embedded-opentype"
 
     /// Creates the generator.
     public init() {}
 
     /// Opens the input as a font, or throws why it cannot be read.
     func open(_ input: GeneratorInput) throws -> FontFace {
-        for type in Self.unreadableTypes where input.type.identifier == type {
-            throw VignetteError(.declined, "\(input.type.localizedDescription) files cannot be read by FreeType")
-        }
-        let bytes = try input.contents(limit: Self.maxFileBytes)
+        var bytes = try input.contents(limit: Self.maxFileBytes)
         guard !bytes.isEmpty else { throw VignetteError(.corrupt, "damaged or unsupported font: the file is empty") }
+        if input.type.identifier == Self.embeddedOpenType { bytes = try EmbeddedOpenType.fontData(bytes) }
         return try FontFace(bytes: bytes, hinting: false)
     }
 
