@@ -100,15 +100,16 @@ seeds() {
     icc) ;; # Fuzz/seeds/icc: profiles from Debian's icc-profiles-free
     image-header) find $t/VignetteImagingTests/Fixtures/pngsuite -name 'bas*.png'
         find $t/VignetteImagingTests/Fixtures/jpeg/libjpeg-turbo -name '*.jpg'
-        find $t/VignetteImagingTests/Fixtures -name '*.gif' -o -name '*.bmp' -o -name '*.tif*' -o -name '*.webp' -o -name '*.ico' ;;
+        find $t/VignetteImagingTests/Fixtures -name '*.gif' -o -name '*.bmp' -o -name '*.tif*' -o -name '*.webp' -o -name '*.ico'
+        find $t/VignetteImagingTests/Fixtures/headers -type f ! -name '*.md' ;;
     stream) ;; # made below: each compressed fixture behind its selector byte
     zip) find $t/VignetteCoreTests/Fixtures/containers $g/archives -name '*.zip' -o -name '*.jar'; ls Samples/archive.zip ;;
-    tar) find $g/archives -name '*.tar*' -o -name '*.gz'; ls Samples/*.tar.* ;;
+    tar) find $g/archives -name '*.tar*' -o -name '*.gz' -o -name '*.deb' -o -name '*.a'; ls Samples/*.tar.* ;;
     office) find $g/documents $t/VignetteCoreTests/Fixtures/containers -type f ! -name '*.md'; ls Samples/*.docx Samples/*.odt Samples/*.epub ;;
     types) find Samples -maxdepth 1 -type f; find $t/VignetteCoreTests/Fixtures/containers -type f ;;
     mime-package) ;; # Fuzz/seeds/mime-package: small packages in the freedesktop schema
     text) find $t/Fixtures/text -type f ! -name '*.md'; ls Samples/*.txt ;;
-    fallback) ls Samples/unknown.bin Samples/logo.png Samples/archive.zip ;;
+    fallback) ls Samples/unknown.bin Samples/logo.png Samples/archive.zip $g/system/* ;;
     font) find $g/fonts -name '*.ttf' -o -name '*.otf'; ls Samples/*.ttf ;;
     json) ls Samples/*.json ;;
     csv) ls Samples/*.csv Samples/*.tsv ;;

@@ -22,7 +22,8 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
     /// Office Open XML, OpenDocument and EPUB thumbnails (zip entries, inflate, XML), and the
     /// text previews of Office documents, XML and legacy (OLE2) formats.
     case office
-    /// The tar listing over plain, gzip, bzip2, xz and lzma streams.
+    /// The tar listing over plain, gzip, bzip2, xz and lzma streams, and the ar listing (static
+    /// libraries; Debian packages, whose members are tar streams).
     case tar
     /// The JSON previewer.
     case json
@@ -36,7 +37,8 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
     case plist
     /// E-mail messages and mailboxes (MIME, RFC 2047, quoted-printable, base64), iCalendar and vCard.
     case mail
-    /// The viewer fallback: file facts, hex dump and printable strings.
+    /// The viewer fallback (file facts, hex dump and printable strings), and the system data
+    /// previews (time zone files, terminfo entries) that answer before it for some binaries.
     case fallback
     /// Image metadata: EXIF, XMP and ICC descriptions found in JPEG, PNG, WebP and TIFF containers.
     case imageMetadata = "image-metadata"
@@ -73,7 +75,9 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
             thumbnail(bytes, generator: "epub-cover", filename: "input.epub")
             preview(bytes, generator: "office", filename: "input.docx")
             preview(bytes, generator: "office-legacy", filename: "input.doc")
-        case .tar: preview(bytes, generator: "tar-listing", filename: "input.tar")
+        case .tar:
+            preview(bytes, generator: "tar-listing", filename: "input.tar")
+            preview(bytes, generator: "ar-listing", filename: "input.deb")
         case .json: preview(bytes, generator: "json", filename: "input.json")
         case .csv: preview(bytes, generator: "csv", filename: "input.csv")
         case .markdown: preview(bytes, generator: "markdown", filename: "input.md")
@@ -88,7 +92,9 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
             preview(bytes, generator: "mail", filename: "input.mbox")
             preview(bytes, generator: "calendar", filename: "input.ics")
             preview(bytes, generator: "contacts", filename: "input.vcf")
-        case .fallback: preview(bytes, generator: "fallback", filename: "input.bin")
+        case .fallback:
+            preview(bytes, generator: "fallback", filename: "input.bin")
+            preview(bytes, generator: "system-data", filename: "input")
         case .imageMetadata:
             _ = ImageMetadata(bytes)
             _ = ExifData(tiff: bytes)

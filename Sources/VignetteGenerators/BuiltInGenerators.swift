@@ -22,6 +22,7 @@ public enum BuiltInGenerators {
         let catalog = registry.catalog
         registry.register(FallbackGenerator(catalog: catalog))
         registry.register(ImageGenerator(catalog: catalog, limits: options.imageLimits))
+        registry.register(ImageFactsGenerator(catalog: catalog, limits: options.imageLimits))
         registry.register(PlainTextGenerator())
         registry.register(SourceCodeGenerator())
         registry.register(JSONGenerator())
@@ -36,6 +37,7 @@ public enum BuiltInGenerators {
         registry.register(ContactPreviewGenerator())
         registry.register(ZipListingGenerator(limits: options.archiveLimits))
         registry.register(TarListingGenerator(catalog: catalog, limits: options.archiveLimits))
+        registry.register(ArListingGenerator(limits: options.archiveLimits))
         registry.register(OpenDocumentThumbnailGenerator(catalog: catalog, limits: options.imageLimits))
         registry.register(OfficeOpenXMLThumbnailGenerator(catalog: catalog, limits: options.imageLimits))
         registry.register(EPUBCoverGenerator(catalog: catalog, limits: options.imageLimits))
@@ -43,6 +45,7 @@ public enum BuiltInGenerators {
         registry.register(MediaGenerator(catalog: catalog, imageLimits: options.imageLimits))
         registry.register(TextThumbnailGenerator(catalog: catalog))
         registry.register(FontGenerator())
+        registry.register(SystemDataGenerator())
     }
 
     /// A registry over `catalog` holding the built-in generators.
