@@ -109,7 +109,7 @@ seeds() {
     types) find Samples -maxdepth 1 -type f; find $t/VignetteCoreTests/Fixtures/containers -type f ;;
     mime-package) ;; # Fuzz/seeds/mime-package: small packages in the freedesktop schema
     text) find $t/Fixtures/text -type f ! -name '*.md'; ls Samples/*.txt ;;
-    fallback) ls Samples/unknown.bin Samples/logo.png Samples/archive.zip $g/system/* ;;
+    fallback) ls Samples/unknown.bin Samples/logo.png Samples/archive.zip $g/system/* $g/executables/* ;;
     font) find $g/fonts -name '*.ttf' -o -name '*.otf'; ls Samples/*.ttf ;;
     json) ls Samples/*.json ;;
     csv) ls Samples/*.csv Samples/*.tsv ;;

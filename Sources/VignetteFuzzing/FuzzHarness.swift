@@ -37,8 +37,8 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
     case plist
     /// E-mail messages and mailboxes (MIME, RFC 2047, quoted-printable, base64), iCalendar and vCard.
     case mail
-    /// The viewer fallback (file facts, hex dump and printable strings), and the system data
-    /// previews (time zone files, terminfo entries) that answer before it for some binaries.
+    /// The viewer fallback (file facts, hex dump and printable strings), and the previews that
+    /// answer before it for some binaries: time zone files, terminfo entries, executables.
     case fallback
     /// Image metadata: EXIF, XMP and ICC descriptions found in JPEG, PNG, WebP and TIFF containers.
     case imageMetadata = "image-metadata"
@@ -95,6 +95,7 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
         case .fallback:
             preview(bytes, generator: "fallback", filename: "input.bin")
             preview(bytes, generator: "system-data", filename: "input")
+            preview(bytes, generator: "executable", filename: "input")
         case .imageMetadata:
             _ = ImageMetadata(bytes)
             _ = ExifData(tiff: bytes)

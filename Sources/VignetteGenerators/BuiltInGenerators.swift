@@ -46,6 +46,7 @@ public enum BuiltInGenerators {
         registry.register(TextThumbnailGenerator(catalog: catalog))
         registry.register(FontGenerator())
         registry.register(SystemDataGenerator())
+        registry.register(ExecutableGenerator())
     }
 
     /// A registry over `catalog` holding the built-in generators.
