@@ -1,4 +1,4 @@
-# make-dng.py OUT.dng ORIENTATION [noprev] - how the eos30d-*.dng fixtures were made (see SOURCE.md).
+# make-dng.py OUT.dng ORIENTATION [noprev [WxH]] - how the eos30d-*.dng fixtures were made (see SOURCE.md).
 # Inputs in the working directory: cfa.bin = 16-bit little-endian CFA samples (LibRaw's
 # rawdata.raw_image of IMG_5952.CR2, rows 800..1599, columns 1200..2399), prev.rgb = 8-bit RGB
 # (the CR2's embedded JPEG preview resized by ImageMagick: `convert preview.jpg -resize 240x160
@@ -10,6 +10,7 @@ import struct, sys
 orient = int(sys.argv[2]) if len(sys.argv) > 2 else 1
 preview_only = len(sys.argv) > 3 and sys.argv[3] == 'noprev'
 cfa = open('cfa.bin', 'rb').read(); W, H = 1200, 800
+if len(sys.argv) > 4: W, H = map(int, sys.argv[4].split('x'))  # a smaller crop in cfa.bin (WxH)
 prev = open('prev.rgb', 'rb').read(); PW, PH = 240, 160
 SHORT, LONG, RATIONAL, SRATIONAL, ASCII, BYTE = 3, 4, 5, 10, 2, 1
 out = bytearray(b'II*\x00\x00\x00\x00\x00')
