@@ -24,6 +24,20 @@ struct ThumbnailCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["t.png"])
     }
 
+    @Test(arguments: [
+        ("hdrmerge-eos30d-orient6.dng", [171, 256]), ("IMG_5952.CR2", [256, 171]), ("fujifilm-s5pro-exiftool.raf", [160, 120]),
+    ])
+    func aCameraRAWGetsAThumbnailWithoutASystemThumbnailer(file: String, size: [Int]) throws {
+        // The DNG's 300 × 200 JPEG preview turned by its Orientation 6; the CR2's 1728 × 1152 preview;
+        // the RAF's 160 × 120 thumbnail, not enlarged.
+        let dir = try CLI.tempDirectory()
+        let input = "Tests/VignetteImagingTests/Fixtures/raw/" + file
+        let r = try CLI.run(["thumbnail", "--no-system-thumbnailers", "-s", "256", input, "-o", dir + "/t.png"], currentDirectory: root)
+        #expect(r.status == 0)
+        #expect(r.stderr.isEmpty)
+        #expect(pngSize(try Data(contentsOf: URL(fileURLWithPath: dir + "/t.png"))).map { [$0.0, $0.1] } == size)
+    }
+
     @Test func jpegOutputByExtensionOrFormat() throws {
         let dir = try CLI.tempDirectory()
         _ = try CLI.run(["thumbnail", "Samples/logo.png", "-o", dir + "/t.jpg"], currentDirectory: root)

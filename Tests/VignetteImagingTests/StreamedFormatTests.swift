@@ -103,13 +103,35 @@ struct StreamedFormatTests {
 
     @Test(arguments: [
         ("raw/IMG_5952.CR2", 1728, 1152, 256, 171), ("raw/fujifilm-s5pro-exiftool.raf", 160, 120, 160, 120),
-        ("raw/eos30d-crop-orient6.dng", 240, 160, 160, 240),
+        ("raw/eos30d-crop-orient6.dng", 240, 160, 160, 240), ("raw/hdrmerge-eos30d-orient6.dng", 300, 200, 171, 256),
     ])
     func aCameraRAWIsShownByItsEmbeddedPreview(path: String, sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) throws {
-        // The CR2 and RAF are real camera files (their previews JPEG); the DNG has a bitmap preview and Orientation 6.
+        // The CR2 and RAF are real camera files (their previews JPEG); eos30d-crop-orient6.dng has a bitmap
+        // preview and Orientation 6; the HDRMerge DNG (600 × 400 raw, a 256 × 171 bitmap in IFD0) is
+        // shown by its 300 × 200 JPEG preview, turned by its Orientation 6.
         let image = try Self.fixture(path, size: 256)
         #expect(image.sourceWidth == sourceWidth && image.sourceHeight == sourceHeight)
         #expect(image.bitmap.width == width && image.bitmap.height == height)
+    }
+
+    @Test(arguments: [
+        // Where exiftool finds the JPEG preview (-PreviewImageStart/-PreviewImageLength; the RAF's
+        // -ThumbnailOffset/-ThumbnailLength) and the RAW's orientation.
+        ("raw/hdrmerge-eos30d-orient6.dng", 398_666, 10_836, ImageOrientation.right),
+        ("raw/IMG_5952.CR2", 83_355, 373_174, ImageOrientation.up),
+        ("raw/fujifilm-s5pro-exiftool.raf", 2_704, 9_362, ImageOrientation.up),
+    ])
+    func aCameraRAWsThumbnailIsItsJPEGPreviewTurnedUpright(path: String, start: Int, length: Int, orientation: ImageOrientation) throws {
+        let bytes = try Fixtures.bytes(path)
+        let preview = Array(bytes[start..<(start + length)])
+        // A JPEG starts there (the RAF's length counts 9 zero bytes of padding after its end marker).
+        #expect(preview.prefix(3) == [0xFF, 0xD8, 0xFF])
+        let fromRAW = try Self.thumbnail(bytes, name: (path as NSString).lastPathComponent, size: 128)
+        let fromJPEG = try Self.thumbnail(preview, name: "preview.jpg", size: 128)
+        #expect(fromRAW.sourceWidth == fromJPEG.sourceWidth && fromRAW.sourceHeight == fromJPEG.sourceHeight)
+        let upright = fromJPEG.bitmap.applying(orientation)
+        #expect(fromRAW.bitmap.width == upright.width && fromRAW.bitmap.height == upright.height)
+        #expect(fromRAW.bitmap.pixels == upright.pixels)
     }
 
     @Test func aRealDNGCutBeforeItsPreviewSaysSo() throws {
