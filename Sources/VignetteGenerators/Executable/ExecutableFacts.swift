@@ -157,7 +157,7 @@ struct ExecutableFacts {
         if let subsystem, let name = Self.subsystems[subsystem] { rows.append(("Subsystem", name)) }
         if isDotNet { rows.append(("Runtime", ".NET (CLI)")) }
         // Reproducible builds put a hash here; only plausible dates (1990–2100) are shown as dates.
-        if stamp > 631_152_000, stamp < 4_102_444_800 { rows.append(("Linked", TimeZoneData.date(Int64(stamp)) + " UTC")) }
+        if stamp > 631_152_000, stamp < 4_102_444_800 { rows.append(("Linked", UTCDate.time(Int64(stamp)) + " UTC")) }
         rows.append(("Sections", "\(sectionCount)"))
         if !imports.isEmpty { rows.append(("Imports", imports.joined(separator: ", "))) }
     }
@@ -173,7 +173,7 @@ struct ExecutableFacts {
         rows.append(("Architecture", arch))
         rows.append(("Sections", "\(sectionCount)"))
         rows.append(("Symbols", "\(symbols)"))
-        if stamp > 631_152_000, stamp < 4_102_444_800 { rows.append(("Compiled", TimeZoneData.date(Int64(stamp)) + " UTC")) }
+        if stamp > 631_152_000, stamp < 4_102_444_800 { rows.append(("Compiled", UTCDate.time(Int64(stamp)) + " UTC")) }
     }
 
     // MARK: Mach-O

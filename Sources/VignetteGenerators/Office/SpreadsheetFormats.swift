@@ -155,17 +155,6 @@ struct SpreadsheetFormats {
     /// `n` with at least two digits.
     private static func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
 
-    /// Days since 1970-01-01 as `YYYY-MM-DD` (proleptic Gregorian, Hinnant's algorithm).
-    static func civil(_ days: Int) -> String {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
-        return "\(y)-\(two(m))-\(two(d))"
-    }
+    /// Days since 1970-01-01 as `YYYY-MM-DD`.
+    static func civil(_ days: Int) -> String { UTCDate.day(days) }
 }

@@ -87,26 +87,10 @@ struct TimeZoneData {
     /// `+01:00`, `-09:30`, `+00:53:28`.
     static func offset(_ seconds: Int) -> String {
         let a = abs(seconds)
-        let hm = "\(seconds < 0 ? "-" : "+")\(pad(a / 3600)):\(pad(a / 60 % 60))"
-        return a % 60 == 0 ? hm : hm + ":\(pad(a % 60))"
+        let hm = "\(seconds < 0 ? "-" : "+")\(UTCDate.two(a / 3600)):\(UTCDate.two(a / 60 % 60))"
+        return a % 60 == 0 ? hm : hm + ":\(UTCDate.two(a % 60))"
     }
 
-    /// `2037-10-25 01:00:00` for a Unix time (proleptic Gregorian, UTC).
-    static func date(_ time: Int64) -> String {
-        let days = time >= 0 ? time / 86400 : (time - 86399) / 86400
-        let seconds = Int(time - days * 86400)
-        // Howard Hinnant's days-to-civil algorithm.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-        return "\(year)-\(pad(Int(month)))-\(pad(Int(day))) \(pad(seconds / 3600)):\(pad(seconds / 60 % 60)):\(pad(seconds % 60))"
-    }
-
-    private static func pad(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+    /// `2037-10-25 01:00:00` for a Unix time (UTC).
+    static func date(_ time: Int64) -> String { UTCDate.time(time) }
 }
