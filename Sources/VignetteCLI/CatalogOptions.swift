@@ -32,11 +32,13 @@ struct CatalogOptions: ParsableArguments {
         if let env = environment["VIGNETTE_TYPES"], !env.isEmpty {
             files = env.split(separator: ":").map(String.init) + files
         }
-        var base = TypeCatalog.builtIn
+        let base: TypeCatalog
         if !noSystemTypes, environment["VIGNETTE_SYSTEM_TYPES"] != "0" {
-            let (catalog, problems) = base.adding(system: SystemMIMEDatabase.load(writingCache: writingTypeCache))
+            let (catalog, problems) = TypeCatalog.builtInWithSystem(writingCache: writingTypeCache)
             for problem in problems { Diagnostics.warn(path: problem.path ?? "", problem.reason) }
             base = catalog
+        } else {
+            base = TypeCatalog.builtIn
         }
         return try base.adding(declarationFiles: files)
     }

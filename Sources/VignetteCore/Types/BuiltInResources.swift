@@ -23,6 +23,14 @@ public enum BuiltInResources {
         throw VignetteError(.notFound, path: name, "shipped resource not found (set VIGNETTE_DATA_DIR to the folder holding it)")
     }
 
+    /// Where `data(named:)` finds a shipped resource, without reading it; nil when it is nowhere.
+    public static func path(named name: String) -> String? {
+        for dir in searchDirectories() where FileManager.default.isReadableFile(atPath: dir + "/" + name) {
+            return dir + "/" + name
+        }
+        return Bundle.module.url(forResource: name, withExtension: nil)?.path
+    }
+
     /// A shipped folder (`Generators`): in the data directories above, else, when running from
     /// a build tree (`swift run`, tests), in the package checkout that holds the executable.
     public static func directory(named name: String) -> String? {
