@@ -32,8 +32,10 @@ extension TypeCatalog {
 
         mutating func claimMIME(_ m: String, _ id: String, _ rank: Int) {
             let key = TypeCatalog.normalizeMIME(m)
-            if mime[key]?.0 == id { return }
-            Self.claim(&mime, key, id, rank)
+            let current = mime[key]
+            if current?.0 == id { return }
+            // As claim(_:_:_:), with the one look-up already made.
+            if (current?.1 ?? rank) <= rank { mime[key] = (id, rank) }
             mimeLists[id, default: []].append(m)
         }
 
@@ -46,16 +48,27 @@ extension TypeCatalog {
         /// Adds a name claim where it belongs in its list (best first; lists hold a few claims).
         static func insert(_ c: NameClaim, into table: inout [String: [NameClaim]], _ key: String) {
             let id = c.identifier
-            var list = table[key] ?? []
-            if list.contains(where: { $0.identifier == id }) { return }
-            list.insert(c, at: list.firstIndex { NameClaim.isBetter(c, $0) } ?? list.count)
-            table[key] = list
+            // In place: copying the list out and storing it back costs a second hash and a copy per claim.
+            func place(_ list: inout [NameClaim]) {
+                if list.contains(where: { $0.identifier == id }) { return }
+                list.insert(c, at: list.firstIndex { NameClaim.isBetter(c, $0) } ?? list.count)
+            }
+            place(&table[key, default: []])
         }
 
         /// Adds declarations: entries (a later one of higher rank replaces), their tags,
         /// conformance chains and signatures.
         mutating func add(declarations: [(TypeDeclaration, Origin)]) throws {
+            // Sized once: growing the tables step by step rehashes every key several times.
+            let more = declarations.count
+            entries.reserveCapacity(entries.count + more)
+            order.reserveCapacity(order.count + more)
+            mime.reserveCapacity(mime.count + more)
+            mimeLists.reserveCapacity(mimeLists.count + more)
+            ext.reserveCapacity(ext.count + more)
+            extClaims.reserveCapacity(extClaims.count + more)
             var added: [String] = []
+            added.reserveCapacity(more)
             for (declaration, origin) in declarations {
                 let id = declaration.identifier
                 if let existing = entries[id] {
