@@ -188,9 +188,14 @@ public final class WorkPool: @unchecked Sendable {
     }
 
     /// Runs `body(i)` for every i in 0..<count on `workers` threads of a pool of its own, and
-    /// returns when all are done.
+    /// returns when all are done; one job, or one worker, runs on the calling thread instead.
     public static func forEach(count: Int, workers: Int, _ body: @escaping @Sendable (Int) -> Void) {
         guard count > 0 else { return }
+        // A thread to start and join buys nothing when the jobs run one after another anyway.
+        if count == 1 || workers <= 1 {
+            for index in 0..<count { body(index) }
+            return
+        }
         let pool = WorkPool(concurrency: min(max(1, workers), count), queue: max(1, workers))
         for index in 0..<count { pool.submit { body(index) } }
         pool.waitUntilIdle()
