@@ -132,6 +132,20 @@ struct TypeCatalogCacheTests {
         #expect(TypeCatalog.decodeMerged(try #require(TypeCatalog.readCacheFile(cache)), key: key) != nil)
     }
 
+    @Test func aFIFOOrAFolderWhereTheCacheBelongsIsNoCache() throws {
+        let (env, path, cache) = try layout(package)
+        let expected = fingerprint(TypeCatalog.builtIn.adding(system: SystemMIMEDatabase(files: [path])).0)
+        try FileManager.default.createDirectory(atPath: (cache as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        #expect(mkfifo(cache, 0o644) == 0)
+        // Not opened for reading (that would wait for a writer forever): replaced by a real cache.
+        #expect(fingerprint(TypeCatalog.builtInWithSystem(environment: env).0) == expected)
+        #expect(TypeCatalog.readCacheFile(cache) != nil)
+        try FileManager.default.removeItem(atPath: cache)
+        try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
+        #expect(TypeCatalog.readCacheFile(cache) == nil)
+        #expect(fingerprint(TypeCatalog.builtInWithSystem(environment: env).0) == expected)
+    }
+
     @Test func wellFormedNonsenseInTheCacheIsRefused() throws {
         func cache(_ fill: (inout CacheWriter) -> Void) -> [UInt8] {
             var w = CacheWriter()

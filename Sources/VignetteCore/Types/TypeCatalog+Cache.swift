@@ -56,9 +56,10 @@ extension TypeCatalog {
         return (catalog, problems)
     }
 
-    /// The whole file at `path`, or nil when it cannot be read (or is implausibly large).
+    /// The whole file at `path`, or nil when it cannot be read, is not a regular file, or is implausibly large.
     static func readCacheFile(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // Non-blocking: a FIFO put where the cache belongs would otherwise hang every command in open().
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var st = stat()
