@@ -104,7 +104,7 @@ struct TypeCatalogCacheTests {
         #expect(identity(cache) != before)
         // The new cache is current for the new package.
         let key = TypeCatalog.mergedCacheKey(builtIn: BuiltInResources.path(named: "UniformTypes.json"), packages: [path])
-        let stored = try #require(TypeCatalog.readCacheFile(cache))
+        let stored = try #require(CacheReader.contents(ofFile: cache))
         #expect(TypeCatalog.decodeMerged(stored, key: key) != nil)
         #expect(TypeCatalog.decodeMerged(stored, key: key + "x") == nil)
     }
@@ -113,7 +113,7 @@ struct TypeCatalogCacheTests {
         let (env, path, cache) = try layout(package)
         let (good, problems) = TypeCatalog.builtInWithSystem(environment: env)
         let key = TypeCatalog.mergedCacheKey(builtIn: BuiltInResources.path(named: "UniformTypes.json"), packages: [path])
-        let bytes = try #require(TypeCatalog.readCacheFile(cache))
+        let bytes = try #require(CacheReader.contents(ofFile: cache))
         #expect(TypeCatalog.decodeMerged(bytes, key: key) != nil)
         for cut in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 97)) {
             #expect(TypeCatalog.decodeMerged(Array(bytes.prefix(cut)), key: key) == nil)
@@ -129,7 +129,7 @@ struct TypeCatalogCacheTests {
         let (rebuilt, rebuiltProblems) = TypeCatalog.builtInWithSystem(environment: env)
         #expect(fingerprint(rebuilt) == fingerprint(good))
         #expect(rebuiltProblems == problems)
-        #expect(TypeCatalog.decodeMerged(try #require(TypeCatalog.readCacheFile(cache)), key: key) != nil)
+        #expect(TypeCatalog.decodeMerged(try #require(CacheReader.contents(ofFile: cache)), key: key) != nil)
     }
 
     @Test func aFIFOOrAFolderWhereTheCacheBelongsIsNoCache() throws {
@@ -137,12 +137,14 @@ struct TypeCatalogCacheTests {
         let expected = fingerprint(TypeCatalog.builtIn.adding(system: SystemMIMEDatabase(files: [path])).0)
         try FileManager.default.createDirectory(atPath: (cache as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         #expect(mkfifo(cache, 0o644) == 0)
-        // Not opened for reading (that would wait for a writer forever): replaced by a real cache.
+        #expect(mkfifo((cache as NSString).deletingLastPathComponent + "/mime-packages.cache", 0o644) == 0)
+        // Neither is opened for reading (that would wait for a writer forever): both are replaced by real caches.
         #expect(fingerprint(TypeCatalog.builtInWithSystem(environment: env).0) == expected)
-        #expect(TypeCatalog.readCacheFile(cache) != nil)
+        #expect(CacheReader.contents(ofFile: cache) != nil)
+        #expect(CacheReader.contents(ofFile: (cache as NSString).deletingLastPathComponent + "/mime-packages.cache") != nil)
         try FileManager.default.removeItem(atPath: cache)
         try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
-        #expect(TypeCatalog.readCacheFile(cache) == nil)
+        #expect(CacheReader.contents(ofFile: cache) == nil)
         #expect(fingerprint(TypeCatalog.builtInWithSystem(environment: env).0) == expected)
     }
 
@@ -200,7 +202,7 @@ struct TypeCatalogCacheTests {
         #expect(results.count == 8)
         #expect(results.allSatisfy { $0 == expected })
         let key = TypeCatalog.mergedCacheKey(builtIn: BuiltInResources.path(named: "UniformTypes.json"), packages: [path])
-        #expect(TypeCatalog.decodeMerged(try #require(TypeCatalog.readCacheFile(cache)), key: key) != nil)
+        #expect(TypeCatalog.decodeMerged(try #require(CacheReader.contents(ofFile: cache)), key: key) != nil)
         let dir = (cache as NSString).deletingLastPathComponent
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.contains(".tmp-") } == [])
     }

@@ -1,13 +1,36 @@
+import Foundation
+
 /// Reads a compiled cache file back, checking every length against what is left.
 ///
 /// A cache file is input like any other (damaged, truncated, or written by someone else):
 /// nothing it says is trusted before it is checked.
 struct CacheReader {
     struct Truncated: Error {}
+
     let bytes: [UInt8]
     var index = 0
 
     var atEnd: Bool { index == bytes.count }
+
+    /// The whole file at `path`, or nil when it cannot be read, is not a regular file, or is implausibly large.
+    static func contents(ofFile path: String) -> [UInt8]? {
+        // Non-blocking: a FIFO put where the cache belongs would otherwise hang every command in open().
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0, st.st_size < 64 << 20 else { return nil }
+        let size = Int(st.st_size)
+        var bytes = [UInt8](repeating: 0, count: size)
+        var done = 0
+        while done < size {
+            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + done, size - done) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return nil }
+            done += n
+        }
+        return bytes
+    }
 
     mutating func bytes(_ n: Int) throws -> [UInt8] {
         guard n >= 0, n <= bytes.count - index else { throw Truncated() }

@@ -38,7 +38,7 @@ extension SystemMIMEDatabase {
         guard useCache, !files.isEmpty else { return SystemMIMEDatabase(files: files) }
         let key = cacheKey(files: files)
         let path = cachePath(xdg)
-        if let data = FileManager.default.contents(atPath: path), let cached = decode([UInt8](data), key: key) {
+        if let bytes = CacheReader.contents(ofFile: path), let cached = decode(bytes, key: key) {
             return cached
         }
         let database = SystemMIMEDatabase(files: files)

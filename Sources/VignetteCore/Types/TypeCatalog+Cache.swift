@@ -42,7 +42,7 @@ extension TypeCatalog {
         let key = mergedCacheKey(
             builtIn: BuiltInResources.path(named: "UniformTypes.json"), packages: SystemMIMEDatabase.packageFiles(xdg))
         let path = mergedCachePath(xdg)
-        if let bytes = readCacheFile(path), let cached = decodeMerged(bytes, key: key) {
+        if let bytes = CacheReader.contents(ofFile: path), let cached = decodeMerged(bytes, key: key) {
             return cached
         }
         let database = SystemMIMEDatabase.load(environment: environment, writingCache: writingCache)
@@ -54,26 +54,6 @@ extension TypeCatalog {
             try? AtomicFile.write(catalog.encodedMerged(problems: problems, key: key), to: path, permissions: 0o644)
         }
         return (catalog, problems)
-    }
-
-    /// The whole file at `path`, or nil when it cannot be read, is not a regular file, or is implausibly large.
-    static func readCacheFile(_ path: String) -> [UInt8]? {
-        // Non-blocking: a FIFO put where the cache belongs would otherwise hang every command in open().
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0, st.st_size < 64 << 20 else { return nil }
-        let size = Int(st.st_size)
-        var bytes = [UInt8](repeating: 0, count: size)
-        var done = 0
-        while done < size {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + done, size - done) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { return nil }
-            done += n
-        }
-        return bytes
     }
 
     // MARK: Encoding
