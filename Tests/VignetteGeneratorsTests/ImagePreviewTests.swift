@@ -26,6 +26,38 @@ struct ImagePreviewTests {
         #expect(p.html.hasPrefix("<p class=\"note\">Picture not drawn: Vignette has no decoder for this format</p>\n<dl class=\"facts\">"))
     }
 
+    /// A 2 × 1 uncompressed RGB TIFF (red, blue), little-endian, one strip.
+    static func tinyTIFF() -> [UInt8] {
+        func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
+        func le32(_ v: Int) -> [UInt8] { le16(v & 0xFFFF) + le16(v >> 16) }
+        func entry(_ tag: Int, _ type: Int, _ count: Int, _ value: Int) -> [UInt8] {
+            le16(tag) + le16(type) + le32(count) + (type == 3 && count == 1 ? le16(value) + [0, 0] : le32(value))
+        }
+        let entries = [
+            entry(256, 3, 1, 2), entry(257, 3, 1, 1), entry(258, 3, 3, 122), entry(259, 3, 1, 1), entry(262, 3, 1, 2),
+            entry(273, 4, 1, 128), entry(277, 3, 1, 3), entry(278, 3, 1, 1), entry(279, 4, 1, 6),
+        ]
+        return Array("II*\0".utf8) + le32(8) + le16(entries.count) + entries.flatMap { $0 } + le32(0) + le16(8) + le16(8) + le16(8)
+            + [255, 0, 0, 0, 0, 255]
+    }
+
+    @Test func aBinaryEPSShowsItsTIFFPreview() throws {
+        let postscript = Array("%!PS-Adobe-3.0 EPSF-3.0\n%%BoundingBox: 0 0 2 1\nshowpage\n".utf8)
+        let tiff = Self.tinyTIFF()
+        func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+        let eps =
+            [0xC5, 0xD0, 0xD3, 0xC6] + le32(30) + le32(postscript.count) + le32(0) + le32(0) + le32(30 + postscript.count)
+            + le32(tiff.count) + [0xFF, 0xFF] + postscript + tiff
+        let input = GeneratorInput(bytes: eps, filename: "logo.eps", resolver: TypeResolver(catalog: GeneratorFixtures.registry.catalog))
+        #expect(input.type.identifier == "com.adobe.encapsulated-postscript")
+        let (p, generator, _) = try GeneratorFixtures.registry.preview(for: input, request: PreviewRequest())
+        #expect(generator == "image-facts")
+        #expect(p.title == "Encapsulated PostScript, preview 2 × 1")
+        #expect(p.text.hasPrefix("Format: Encapsulated PostScript (DOS binary)\nSize: 2 × 1 pixels\nPreview: TIFF image"))
+        #expect(p.html.hasPrefix("<figure class=\"picture\"><img src=\"data:image/"))
+        #expect(p.html.contains("<dl class=\"facts\"><dt>Format</dt><dd>Encapsulated PostScript (DOS binary)</dd>"))
+    }
+
     @Test func aCanonPhotoShowsItsCameraExposureAndDate() throws {
         let p = try preview("exif/flower.jpg")
         #expect(p.title == "JPEG image, 480 × 360")
