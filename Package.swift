@@ -60,7 +60,7 @@ let package = Package(
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         // libheif, libjxl and LibRaw are opened on first use (vgn_lazy.c), not linked: loading
         // them and their dependencies cost every process about 8 ms. Their headers are enough.
-        .systemLibrary(name: "CHeif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CHeif", providers: [.apt(["libheif-dev", "libdav1d-dev"])]),
         .systemLibrary(name: "CLCMS", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .target(

@@ -7,6 +7,16 @@ void vgn_decoder_size(const vgn_decoder *d, uint32_t *width, uint32_t *height)
     if (height != NULL) *height = d != NULL ? d->height : 0;
 }
 
+void vgn_decoder_extent(const vgn_decoder *d, double *width, double *height)
+{
+    double w = d != NULL ? d->width : 0, h = d != NULL ? d->height : 0;
+    /* a partial last box is more than nothing and less than a whole one */
+    if (d != NULL && d->extent_width > w - 1 && d->extent_width < w) w = d->extent_width;
+    if (d != NULL && d->extent_height > h - 1 && d->extent_height < h) h = d->extent_height;
+    if (width != NULL) *width = w;
+    if (height != NULL) *height = h;
+}
+
 size_t vgn_decoder_working_bytes(const vgn_decoder *d)
 {
     return d != NULL ? d->working : 0;

@@ -1,6 +1,6 @@
 /* vgn_heif.c - HEIF/HEIC/AVIF through libheif: the primary image (or a thumbnail covering the
- * target), decoded whole at the first read_rows, transformations applied by libheif. See
- * vgn_decoder.h. */
+ * target), decoded whole at the first read_rows, transformations applied by libheif. AV1 pictures
+ * go through dav1d here (vgn_av1.c), shrunk for small thumbnails. See vgn_decoder.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,16 +9,19 @@
 
 #include "vgn_internal.h"
 
+#include "vgn_av1.h"
 #include "vgn_lazy.h"
 
 /* Opened on first use (vgn_lazy.h). */
 #define heif_context_alloc VGN_LAZY(VGN_LIB_HEIF, heif_context_alloc)
 #define heif_context_free VGN_LAZY(VGN_LIB_HEIF, heif_context_free)
 #define heif_context_get_primary_image_handle VGN_LAZY(VGN_LIB_HEIF, heif_context_get_primary_image_handle)
+#define heif_context_get_primary_image_ID VGN_LAZY(VGN_LIB_HEIF, heif_context_get_primary_image_ID)
 #define heif_context_read_from_memory_without_copy VGN_LAZY(VGN_LIB_HEIF, heif_context_read_from_memory_without_copy)
 #define heif_context_set_max_decoding_threads VGN_LAZY(VGN_LIB_HEIF, heif_context_set_max_decoding_threads)
 #define heif_context_set_maximum_image_size_limit VGN_LAZY(VGN_LIB_HEIF, heif_context_set_maximum_image_size_limit)
 #define heif_decode_image VGN_LAZY(VGN_LIB_HEIF, heif_decode_image)
+#define heif_register_decoder VGN_LAZY(VGN_LIB_HEIF, heif_register_decoder)
 #define heif_decoding_options_alloc VGN_LAZY(VGN_LIB_HEIF, heif_decoding_options_alloc)
 #define heif_decoding_options_free VGN_LAZY(VGN_LIB_HEIF, heif_decoding_options_free)
 #define heif_image_get_bits_per_pixel_range VGN_LAZY(VGN_LIB_HEIF, heif_image_get_bits_per_pixel_range)
@@ -62,7 +65,108 @@ typedef struct {
     char failed_msg[VGN_MSG_LEN];
     vgn_warnings warn;
     uint8_t *icc; /* the primary image's ICC profile ('colr' prof/rICC), for the caller */
+    int own_av1;  /* AV1 frames go through vgn_av1.c with av1 (else libheif's own plugins) */
+    vgn_av1_request av1;
 } vgn_heif;
+
+/* The AV1 picture is shrunk (box average of its YCbCr planes, vgn_av1.c) by the box factor the
+ * downscaler would use for a thumbnail that fits the target (it boxes down to no less than twice
+ * the thumbnail, then Lanczos does the rest), so the thumbnail is made the same way; but no more
+ * than keeps the shorter side at least the target, which a thumbnail cropped to fill a square
+ * needs; and at most this. */
+#define VGN_HEIF_MAX_SHRINK 64
+
+/* From this shrink factor on (the thumbnail at most a quarter of the picture's size), the
+ * in-loop filters and film grain are skipped: deblocking, CDEF and loop restoration smooth 4-8
+ * pixel block edges and texture that the reduction averages away. On the 32 benchmark photos,
+ * 256 px thumbnails with and without the filters differ by under 0.1 dB, and even a full-size
+ * unfiltered decode is 46-56 dB from the filtered one (50-58 dB at a quarter size): see
+ * bench/RESULTS.md, issue 13. Below it (large thumbnails, previews) the picture is decoded in full. */
+#define VGN_HEIF_UNFILTERED_SHRINK 2
+
+/* The box at p (left bytes): its header length, whole length and type; 0 if it does not fit. */
+static int vgn_heif_box(const uint8_t *p, size_t left, size_t *head, size_t *len, uint32_t *type)
+{
+    uint64_t size;
+    if (left < 8) return 0;
+    size = ((uint64_t)p[0] << 24) | ((uint64_t)p[1] << 16) | ((uint64_t)p[2] << 8) | p[3];
+    *type = ((uint32_t)p[4] << 24) | ((uint32_t)p[5] << 16) | ((uint32_t)p[6] << 8) | p[7];
+    *head = 8;
+    if (size == 1) {
+        int i;
+        if (left < 16) return 0;
+        for (size = 0, i = 8; i < 16; i++)
+            size = (size << 8) | p[i];
+        *head = 16;
+    } else if (size == 0) {
+        size = left;
+    }
+    if (size < *head || size > left) return 0;
+    *len = (size_t)size;
+    return 1;
+}
+
+#define VGN_FOURCC(a, b, c, d) (((uint32_t)(a) << 24) | ((uint32_t)(b) << 16) | ((uint32_t)(c) << 8) | (uint32_t)(d))
+
+/* Whether item `id` of the HEIF file is an 'av01' picture, read as libheif 1.15 reads it (the first
+ * top-level 'meta', its first 'iinf', the first entry_count 'infe' boxes): the one infe naming it
+ * says so. 0 for anything else (a grid, an overlay, a derived image, an id named twice, a parse
+ * failure): those are decoded without shrinking. */
+static int vgn_heif_item_is_av1(const uint8_t *data, size_t size, heif_item_id id)
+{
+    size_t off = 0, head, len, meta_end, iinf_end;
+    uint32_t type, count, found = 0, is_av1 = 0, i;
+    /* the first top-level meta */
+    for (;;) {
+        if (!vgn_heif_box(data + off, size - off, &head, &len, &type)) return 0;
+        if (type == VGN_FOURCC('m', 'e', 't', 'a')) break;
+        off += len;
+    }
+    meta_end = off + len;
+    off += head + 4; /* FullBox */
+    if (off > meta_end) return 0;
+    /* its first iinf */
+    for (;;) {
+        if (!vgn_heif_box(data + off, meta_end - off, &head, &len, &type)) return 0;
+        if (type == VGN_FOURCC('i', 'i', 'n', 'f')) break;
+        off += len;
+    }
+    iinf_end = off + len;
+    if (len < head + 4) return 0;
+    off += head;
+    if (data[off] == 0) {
+        if (iinf_end - off < 6) return 0;
+        count = ((uint32_t)data[off + 4] << 8) | data[off + 5];
+        off += 6;
+    } else {
+        if (iinf_end - off < 8) return 0;
+        count = ((uint32_t)data[off + 4] << 24) | ((uint32_t)data[off + 5] << 16) | ((uint32_t)data[off + 6] << 8) | data[off + 7];
+        off += 8;
+    }
+    for (i = 0; i < count && off < iinf_end; i++) {
+        const uint8_t *b;
+        uint32_t item;
+        if (!vgn_heif_box(data + off, iinf_end - off, &head, &len, &type)) return 0;
+        b = data + off + head;
+        if (type == VGN_FOURCC('i', 'n', 'f', 'e') && len >= head + 4 && b[0] >= 2 && b[0] <= 3) {
+            size_t need = head + 4 + (b[0] == 2 ? 2 : 4) + 2 + 4;
+            if (len < need) return 0;
+            if (b[0] == 2) {
+                item = ((uint32_t)b[4] << 8) | b[5];
+                type = ((uint32_t)b[8] << 24) | ((uint32_t)b[9] << 16) | ((uint32_t)b[10] << 8) | b[11];
+            } else {
+                item = ((uint32_t)b[4] << 24) | ((uint32_t)b[5] << 16) | ((uint32_t)b[6] << 8) | b[7];
+                type = ((uint32_t)b[10] << 24) | ((uint32_t)b[11] << 16) | ((uint32_t)b[12] << 8) | b[13];
+            }
+            if (item == id) {
+                found++;
+                is_av1 = type == VGN_FOURCC('a', 'v', '0', '1');
+            }
+        }
+        off += len;
+    }
+    return found == 1 && is_av1;
+}
 
 static int vgn_heif_code(struct heif_error e)
 {
@@ -137,7 +241,9 @@ static int vgn_heif_decode(vgn_heif *h, vgn_error *err)
     }
     opt->ignore_transformations = 0;
     opt->convert_hdr_to_8bit = 1;
+    if (h->own_av1) vgn_av1_begin(&h->av1);
     e = heif_decode_image(h->chosen, &h->img, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, opt);
+    if (h->own_av1) vgn_av1_end();
     heif_decoding_options_free(opt);
     if (e.code != heif_error_Ok) {
         h->img = NULL;
@@ -235,6 +341,8 @@ vgn_decoder *vgn_heif_open(const uint8_t *data, size_t size, uint32_t target, vg
     struct heif_error e;
     int pw, ph, ow, oh, bits, alpha;
     uint64_t stored, out, bytes_per_sample;
+    heif_item_id chosen_id = 0;
+    uint32_t k = 1;
 
     if (data == NULL || info == NULL) {
         vgn_err_fill(err, VGN_E_STATE, "no data", NULL);
@@ -280,6 +388,7 @@ vgn_decoder *vgn_heif_open(const uint8_t *data, size_t size, uint32_t target, vg
         return NULL;
     }
     h->chosen = h->primary;
+    if (heif_context_get_primary_image_ID(h->ctx, &chosen_id).code != heif_error_Ok) chosen_id = 0;
 
     if (target > 0) {
         heif_item_id ids[VGN_HEIF_MAX_THUMBS];
@@ -299,6 +408,7 @@ vgn_decoder *vgn_heif_open(const uint8_t *data, size_t size, uint32_t target, vg
                 (best_area == 0 || area < best_area)) {
                 if (h->chosen != h->primary) heif_image_handle_release(h->chosen);
                 h->chosen = t;
+                chosen_id = ids[i];
                 best_area = area;
             } else {
                 heif_image_handle_release(t);
@@ -338,8 +448,44 @@ vgn_decoder *vgn_heif_open(const uint8_t *data, size_t size, uint32_t target, vg
     info->has_alpha = alpha;
     info->orientation = 1;
 
-    h->base.width = (uint32_t)ow;
-    h->base.height = (uint32_t)oh;
+    /* AV1 through dav1d here (vgn_av1.c) when it loads: shrunk for a thumbnail when the chosen
+     * image is one av01 item without a clean aperture (ow x oh is its ispe, turned or not) */
+    if (vgn_library_load(VGN_LIB_DAV1D, NULL) == VGN_OK &&
+        heif_register_decoder(h->ctx, vgn_av1_heif_plugin()).code == heif_error_Ok) {
+        int iw = heif_image_handle_get_ispe_width(h->chosen), ih = heif_image_handle_get_ispe_height(h->chosen);
+        h->own_av1 = 1;
+        h->av1.k = 1;
+        h->av1.filters = 1;
+        h->av1.apply_grain = 1;
+        /* frames beyond twice the stored area (a grid tile or alpha plane can be a little larger
+           than the picture, not more) are refused before dav1d allocates them */
+        {
+            uint64_t limit = (uint64_t)(iw > 0 ? iw : ow) * (uint64_t)(ih > 0 ? ih : oh) * 2 + ((uint64_t)1 << 20);
+            h->av1.frame_size_limit = limit > 0xffffffffu ? 0xffffffffu : (unsigned)limit;
+        }
+        /* not with alpha: the box average would mix in the colour of transparent pixels, which
+           the downscaler weighs by their alpha */
+        if (target > 0 && !alpha && iw > 0 && ih > 0 && ((iw == ow && ih == oh) || (iw == oh && ih == ow)) &&
+            vgn_heif_item_is_av1(data, size, chosen_id)) {
+            uint32_t shorter = (uint32_t)(iw < ih ? iw : ih), longer = (uint32_t)(iw < ih ? ih : iw);
+            k = target > longer / 2 ? 1 : longer / (2 * target);
+            if (k > shorter / target) k = shorter / target;
+            if (k > VGN_HEIF_MAX_SHRINK) k = VGN_HEIF_MAX_SHRINK;
+            if (k < 1) k = 1;
+        }
+        h->av1.k = k;
+        h->av1.width = (uint32_t)(iw > 0 ? iw : 0);
+        h->av1.height = (uint32_t)(ih > 0 ? ih : 0);
+        if (k >= VGN_HEIF_UNFILTERED_SHRINK) {
+            h->av1.filters = 0;
+            h->av1.apply_grain = 0;
+        }
+    }
+
+    h->base.width = ((uint32_t)ow + k - 1) / k;
+    h->base.height = ((uint32_t)oh + k - 1) / k;
+    h->base.extent_width = (double)ow / k;
+    h->base.extent_height = (double)oh / k;
     /* the RGBA result, the transformed copy libheif makes of it, the codec's planes (and its own
      * reference copy), the alpha plane */
     {
@@ -347,11 +493,11 @@ vgn_decoder *vgn_heif_open(const uint8_t *data, size_t size, uint32_t target, vg
         stored = (uint64_t)(iw > 0 ? iw : ow) * (uint64_t)(ih > 0 ? ih : oh);
         if (stored < (uint64_t)ow * (uint64_t)oh) stored = (uint64_t)ow * (uint64_t)oh;
     }
-    out = (uint64_t)ow * (uint64_t)oh;
+    out = (uint64_t)h->base.width * (uint64_t)h->base.height;
     bytes_per_sample = bits > 8 ? 2 : 1;
     {
         uint64_t working = out * 4                       /* our RGBA (or the un-premultiplied copy) */
-                           + stored * 4                  /* libheif's RGBA before rotation/crop */
+                           + (k > 1 ? out : stored) * 4  /* libheif's RGBA before rotation/crop */
                            + stored * 3 * bytes_per_sample * 2 /* decoded planes + codec frame */
                            + (alpha ? stored * bytes_per_sample * 2 : 0) + ((uint64_t)4 << 20);
         h->base.working = working > (uint64_t)SIZE_MAX ? SIZE_MAX : (size_t)working;

@@ -62,6 +62,7 @@ struct vgn_decoder {
     void (*close)(vgn_decoder *d);
     uint32_t width, height; /* size of the rows read_rows gives */
     size_t working;         /* bytes still to be allocated while reading */
+    double extent_width, extent_height; /* vgn_decoder_extent, when not the size (else 0) */
     const uint8_t *icc;     /* the embedded ICC profile (owned by the codec's handle), or NULL */
     size_t icc_size;
     int icc_cmyk;           /* 1: a CMYK profile the codec applies itself once given cmyk_transform */

@@ -29,6 +29,7 @@ typedef struct {
     uint32_t width, height;
     uint64_t working;
     uint64_t icc_size;
+    double extent_width, extent_height;
 } vgn_iso_header;
 
 /* The answer to a request for rows: how many follow (>= 0), or a negative vgn_status and text. */
@@ -127,6 +128,8 @@ static void vgn_iso_child(int in, int out, vgn_isolated_opener opener, const uin
     header.width = d->width;
     header.height = d->height;
     header.working = d->working;
+    header.extent_width = d->extent_width;
+    header.extent_height = d->extent_height;
     header.icc_size = d->icc != NULL && d->icc_size <= VGN_ISOLATE_MAX_ICC ? d->icc_size : 0;
     if (vgn_fd_write_all(out, &header, sizeof header) != 0 ||
         (header.icc_size > 0 && vgn_fd_write_all(out, d->icc, (size_t)header.icc_size) != 0))
@@ -313,6 +316,8 @@ vgn_decoder *vgn_isolated_open(vgn_isolated_opener opener, const char *library, 
     s->base.width = header.width;
     s->base.height = header.height;
     s->base.working = header.working > (uint64_t)SIZE_MAX ? SIZE_MAX : (size_t)header.working;
+    s->base.extent_width = header.extent_width; /* checked by vgn_decoder_extent */
+    s->base.extent_height = header.extent_height;
     vgn_err_fill(err, VGN_OK, NULL, NULL);
     return &s->base;
 }

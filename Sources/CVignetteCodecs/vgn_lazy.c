@@ -10,13 +10,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <dav1d/version.h>
 #include <jxl/version.h>
 #include <libheif/heif_version.h>
 #include <libraw/libraw_version.h>
 
 #include "vgn_lazy.h"
 
-#define VGN_LIB_COUNT 3
+#define VGN_LIB_COUNT 4
 
 static pthread_mutex_t vgn_lazy_lock = PTHREAD_MUTEX_INITIALIZER;
 static void *vgn_lazy_handles[VGN_LIB_COUNT];
@@ -41,6 +42,10 @@ static const char *vgn_lazy_name(vgn_library library, char *versioned, size_t n,
         snprintf(versioned, n, "libraw_r.so.%d", LIBRAW_SHLIB_CURRENT);
         *plain = "libraw_r.so";
         return "LibRaw";
+    case VGN_LIB_DAV1D:
+        snprintf(versioned, n, "libdav1d.so.%d", DAV1D_API_VERSION_MAJOR);
+        *plain = "libdav1d.so";
+        return "dav1d";
     }
     *plain = NULL;
     return NULL;

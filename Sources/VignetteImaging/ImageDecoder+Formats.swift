@@ -18,6 +18,15 @@ extension ImageDecoder {
         /// How long an isolated decoder may take, from open to its last row, before it is killed.
         static let isolatedTimeout: UInt32 = 30_000
 
+        /// The HEIF decoder in its child, dav1d loaded first when it can be (it is optional).
+        static func openHEIF(
+            _ data: UnsafePointer<UInt8>, _ count: Int, target: UInt32, _ info: inout vgn_image_info, _ err: inout vgn_error
+        ) -> OpaquePointer? {
+            var ignored = vgn_error()
+            _ = vgn_library_load(VGN_LIB_DAV1D, &ignored)
+            return vgn_isolated_open(vgn_heif_open, "libheif", data, count, target, isolatedTimeout, &info, &err)
+        }
+
         /// Opens a decoder over `data` for a thumbnail whose longest side is `target`.
         func open(_ data: UnsafePointer<UInt8>, _ count: Int, target: UInt32, _ info: inout vgn_image_info, _ err: inout vgn_error)
             -> OpaquePointer?
@@ -30,10 +39,11 @@ extension ImageDecoder {
             case .pnm: vgn_pnm_open(data, count, &info, &err)
             // libheif's codecs and libjxl print on stderr, and their bitstream decoders are large
             // C/C++: they run in a child (vgn_isolated_open), as LibRaw does.
-            // Both are loaded on first use (vgn_library_load), here rather than in the child.
+            // Both are loaded on first use (vgn_library_load), here rather than in the child; so is
+            // dav1d, which decodes the AV1 pictures itself when it loads (vgn_av1.c), else libheif does.
             case .heif:
                 vgn_library_load(VGN_LIB_HEIF, &err) == 0
-                    ? vgn_isolated_open(vgn_heif_open, "libheif", data, count, target, Self.isolatedTimeout, &info, &err) : nil
+                    ? Self.openHEIF(data, count, target: target, &info, &err) : nil
             case .jpegXL:
                 vgn_library_load(VGN_LIB_JXL, &err) == 0
                     ? vgn_isolated_open(vgn_jxl_open, "libjxl", data, count, target, Self.isolatedTimeout, &info, &err) : nil
@@ -182,7 +192,11 @@ extension ImageDecoder {
             }
             bitmap = whole
         } else {
-            let scaler = Downscaler(inWidth: width, inHeight: height, channels: 4, outWidth: target.width, outHeight: target.height)
+            // A box-reduced picture (a shrunk AVIF) is scaled from its true size, partial last boxes and all.
+            var extent = (width: 0.0, height: 0.0)
+            vgn_decoder_extent(decoder, &extent.width, &extent.height)
+            let scaler = Downscaler(
+                inWidth: width, inHeight: height, channels: 4, outWidth: target.width, outHeight: target.height, extent: extent)
             try stream(into: scaler, rowBytes: width * 4, format: format, err: &err) { buffer, stride, count, err in
                 vgn_decoder_read_rows(decoder, buffer, stride, count, &err)
             }

@@ -89,6 +89,30 @@ struct StreamedFormatTests {
         #expect(image.bitmap.width == width && image.bitmap.height == height)
     }
 
+    /// `image` shrunk to `width × height` by the downscaler, as a thumbnail of the full decode is.
+    static func shrunk(_ image: Bitmap, _ width: Int, _ height: Int) -> Bitmap {
+        let scaler = Downscaler(inWidth: image.width, inHeight: image.height, channels: 4, outWidth: width, outHeight: height)
+        image.pixels.withUnsafeBufferPointer { scaler.push($0.baseAddress!, stride: image.width * 4, count: image.height) }
+        return scaler.finish()
+    }
+
+    @Test(arguments: [
+        // rot1mir0: 427 × 640 stored, irot 1; its AV1 picture is shrunk 6 times for 32 px, 3 times
+        // for 96 px (partial last boxes: 142.3 rows), without in-loop filters both; hopper twice.
+        // transparency.avif has an AV1 alpha plane: decoded by the same plugin, never shrunk.
+        ("formats/other-images/rot1mir0.avif", 32), ("formats/other-images/rot1mir0.avif", 96),
+        ("formats/other-images/transparency.avif", 16), ("formats/other-images/hopper.avif", 32),
+    ])
+    func anAVIFThumbnailFromTheShrunkPictureMatchesTheFullDecode(path: String, size: Int) throws {
+        let small = try Self.fixture(path, size: size)
+        let full = try Self.fixture(path, size: 1 << 14)
+        #expect(small.sourceWidth == full.bitmap.width && small.sourceHeight == full.bitmap.height)
+        let reference = Self.shrunk(full.bitmap, small.bitmap.width, small.bitmap.height)
+        #expect(psnr(small.bitmap, reference) >= 35, "\(path) at \(size) px: \(psnr(small.bitmap, reference)) dB")
+        let alpha = zip(small.bitmap.pixels, reference.pixels).enumerated().filter { $0.offset % 4 == 3 }
+        #expect(alpha.allSatisfy { abs(Int($0.element.0) - Int($0.element.1)) <= 8 }, "\(path): alpha differs")
+    }
+
     @Test func anICOGivesTheEntryThatCoversTheTarget() throws {
         let small = try Self.fixture("formats/ico/python.ico", size: 16)
         let large = try Self.fixture("formats/ico/python.ico", size: 256)

@@ -34,6 +34,9 @@ typedef struct vgn_decoder vgn_decoder;
 struct vgn_icc; /* vgn_icc.h */
 
 void vgn_decoder_size(const vgn_decoder *d, uint32_t *width, uint32_t *height);
+/* The picture's true size in row pixels: the size, unless the rows are a box reduction whose last
+ * boxes are partial (an AVIF shrunk 6 times from 3088 pixels is 515 wide, the picture 514.67). */
+void vgn_decoder_extent(const vgn_decoder *d, double *width, double *height);
 size_t vgn_decoder_working_bytes(const vgn_decoder *d);
 int vgn_decoder_read_rows(vgn_decoder *d, uint8_t *dst, size_t stride, int max_rows, vgn_error *err);
 void vgn_decoder_close(vgn_decoder *d);
@@ -83,7 +86,8 @@ vgn_decoder *vgn_tiff_open(const uint8_t *data, size_t size, uint32_t target, vg
 typedef enum vgn_library {
     VGN_LIB_HEIF = 0,
     VGN_LIB_JXL  = 1,
-    VGN_LIB_RAW  = 2
+    VGN_LIB_RAW  = 2,
+    VGN_LIB_DAV1D = 3 /* optional: libheif's AV1 pictures go through it when it loads (vgn_av1.c) */
 } vgn_library;
 
 /* Loads `library` once (any thread, any number of calls): 0, or VGN_E_UNSUPPORTED with a message
