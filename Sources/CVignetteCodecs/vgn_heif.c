@@ -78,9 +78,9 @@ typedef struct {
 
 /* From this shrink factor on (the thumbnail at most a quarter of the picture's size), the
  * in-loop filters and film grain are skipped: deblocking, CDEF and loop restoration smooth 4-8
- * pixel block edges and texture that the reduction averages away. On the 32 benchmark photos,
- * 256 px thumbnails with and without the filters differ by under 0.1 dB, and even a full-size
- * unfiltered decode is 46-56 dB from the filtered one (50-58 dB at a quarter size): see
+ * pixel block edges and texture that the reduction averages away. On 8 of the benchmark photos,
+ * 256 px thumbnails with and without the filters differ by under 0.1 dB, and full-size unfiltered
+ * decodes of 5 are 46-56 dB from the filtered ones (50-58 dB at a quarter size): see
  * bench/RESULTS.md, issue 13. Below it (large thumbnails, previews) the picture is decoded in full. */
 #define VGN_HEIF_UNFILTERED_SHRINK 2
 
