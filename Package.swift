@@ -66,10 +66,11 @@ let package = Package(
         .target(
             name: "CVignetteCodecs",
             dependencies: ["CJPEG", "CPNG", "CFreeType", "CZlib", "CLZMA", "CWebP", "CTIFF", "CHeif", "CLCMS"],
-            // giflib (libgif-dev) ships no .pc file: linked by name. LibRaw's (libraw-dev) adds
-            // -fopenmp and libjxl's (libjxl-dev) -DHWY_SHARED_DEFINE, flags SwiftPM refuses; their
-            // headers are found without them.
-            linkerSettings: [.linkedLibrary("bz2"), .linkedLibrary("gif")]
+            // giflib (libgif-dev) ships no .pc file: linked by name; libzstd (libzstd-dev) likewise,
+            // its headers being in /usr/include (libtiff already loads it). LibRaw's (libraw-dev)
+            // adds -fopenmp and libjxl's (libjxl-dev) -DHWY_SHARED_DEFINE, flags SwiftPM refuses;
+            // their headers are found without them.
+            linkerSettings: [.linkedLibrary("bz2"), .linkedLibrary("gif"), .linkedLibrary("zstd")]
         ),
         // The D-Bus thumbnailer's shim over libdbus-1 (why libdbus: see its header).
         .target(name: "CVignetteDBus", dependencies: ["CDBus"]),

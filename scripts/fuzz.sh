@@ -63,7 +63,7 @@ group_size() { local n=0 h; for h in "${harnesses[@]}"; do [[ $h == *":$1:"* ]] 
 mkdir -p "$out/c"
 packages="libjpeg libpng freetype2 zlib liblzma libwebpdemux libtiff-4 libheif libjxl lcms2"
 cflags="-g -O1 -fno-omit-frame-pointer -ISources/CVignetteCodecs/include $(pkg-config --cflags $packages)"
-libs="$(pkg-config --libs $packages) -lgif -lraw_r -lbz2"
+libs="$(pkg-config --libs $packages) -lgif -lraw_r -lbz2 -lzstd"
 need_swift=0
 for h in "${selected[@]}"; do
     IFS=: read -r name group kind <<<"$h"
@@ -132,12 +132,13 @@ fill_corpus() { # harness, folder
         [ -f "$f" ] && [ "$(stat -c %s "$f")" -le 262144 ] && cp -n "$f" "$dir/$(echo "$f" | tr / _)"
     done < <(seeds "$name" 2>/dev/null)
     if [ "$name" = stream ]; then
-        # The first byte picks the format (byte % 5: deflate, gzip, bzip2, xz, lzma).
+        # The first byte picks the format (byte % 6: deflate, gzip, bzip2, xz, lzma, zstd).
         local g=Tests/VignetteGeneratorsTests/Fixtures/archives
         { printf '\001'; cat $g/listing.tar.gz; } >"$dir/gzip"
         { printf '\002'; cat $g/listing.tar.bz2; } >"$dir/bzip2"
         { printf '\003'; cat $g/listing.tar.xz; } >"$dir/xz"
         { printf '\004'; cat $g/listing.tar.lzma; } >"$dir/lzma"
+        { printf '\005'; cat $g/listing.tar.zst; } >"$dir/zstd"
         { printf '\000'; python3 -c 'import sys,zlib; c=zlib.compressobj(9,zlib.DEFLATED,-15); sys.stdout.buffer.write(c.compress(b"vignette "*200)+c.flush())'; } >"$dir/deflate"
     fi
 }

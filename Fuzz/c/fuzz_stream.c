@@ -1,4 +1,4 @@
-/* libFuzzer harness: the decompressors (deflate, gzip, bzip2, xz, lzma) fed in small pieces. */
+/* libFuzzer harness: the decompressors (deflate, gzip, bzip2, xz, lzma, zstd) fed in small pieces. */
 #include "vgn_inflate.h"
 
 /* Stop after this much output: a valid bomb is not a finding. */
@@ -7,8 +7,8 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 1) return 0;
     /* The first byte picks the format and the piece size; the rest is the stream. */
-    int kind = data[0] % 5 + 1;
-    size_t piece = (size_t)(data[0] / 5) % 64 + 1;
+    int kind = data[0] % 6 + 1;
+    size_t piece = (size_t)(data[0] / 6) % 64 + 1;
     data++, size--;
     vgn_error err;
     vgn_stream *s = vgn_stream_open(kind, &err);

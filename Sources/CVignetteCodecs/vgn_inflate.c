@@ -1,4 +1,4 @@
-/* vgn_inflate.c - streaming decompression over zlib, libbz2 and liblzma (see vgn_inflate.h). */
+/* vgn_inflate.c - streaming decompression over zlib, libbz2, liblzma and libzstd (see vgn_inflate.h). */
 #include <bzlib.h>
 #include <limits.h>
 #include <lzma.h>
@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+#include <zstd.h>
+#include <zstd_errors.h>
 
 #include "vgn_inflate.h"
 #include "vgn_internal.h"
@@ -16,11 +18,12 @@
 struct vgn_stream {
     int kind;
     int state;       /* 0 running, 1 ended, negative: the sticky error */
-    int member_done; /* gzip/bzip2: one member ended, another may follow */
+    int member_done; /* gzip/bzip2/zstd: one member (frame) ended, another may follow */
     char message[VGN_MSG_LEN];
     z_stream z;
     bz_stream bz;
     lzma_stream lz;
+    ZSTD_DStream *zs;
 };
 
 static const char *kind_name(int kind)
@@ -30,6 +33,7 @@ static const char *kind_name(int kind)
     case VGN_STREAM_GZIP: return "gzip";
     case VGN_STREAM_BZIP2: return "bzip2";
     case VGN_STREAM_XZ: return "xz";
+    case VGN_STREAM_ZSTD: return "zstd";
     default: return "lzma";
     }
 }
@@ -71,6 +75,11 @@ static int start_decoder(vgn_stream *s)
         s->lz = init;
         return lzma_alone_decoder(&s->lz, VGN_STREAM_MAX_MEMORY) == LZMA_OK ? 0 : -1;
     }
+    case VGN_STREAM_ZSTD:
+        s->zs = ZSTD_createDStream();
+        if (s->zs == NULL) return -1;
+        /* A frame's window is what its decoder allocates: cap it as xz's dictionary is capped. */
+        return ZSTD_isError(ZSTD_DCtx_setParameter(s->zs, ZSTD_d_windowLogMax, VGN_STREAM_ZSTD_WINDOW_LOG)) ? -1 : 0;
     default:
         return -1;
     }
@@ -82,13 +91,17 @@ static void end_decoder(vgn_stream *s)
     case VGN_STREAM_DEFLATE:
     case VGN_STREAM_GZIP: inflateEnd(&s->z); break;
     case VGN_STREAM_BZIP2: BZ2_bzDecompressEnd(&s->bz); break;
+    case VGN_STREAM_ZSTD:
+        ZSTD_freeDStream(s->zs);
+        s->zs = NULL;
+        break;
     default: lzma_end(&s->lz); break;
     }
 }
 
 vgn_stream *vgn_stream_open(int kind, vgn_error *err)
 {
-    if (kind < VGN_STREAM_DEFLATE || kind > VGN_STREAM_LZMA) {
+    if (kind < VGN_STREAM_DEFLATE || kind > VGN_STREAM_ZSTD) {
         vgn_err_fill(err, VGN_E_STATE, "unknown compression kind", NULL);
         return NULL;
     }
@@ -133,8 +146,10 @@ uint32_t vgn_crc32(uint32_t crc, const uint8_t *data, size_t len)
  */
 static int next_member(vgn_stream *s, const uint8_t *in, size_t len, int finish)
 {
-    const uint8_t *magic = s->kind == VGN_STREAM_GZIP ? (const uint8_t *)"\x1f\x8b" : (const uint8_t *)"BZh";
-    size_t need = s->kind == VGN_STREAM_GZIP ? 2 : 3;
+    const uint8_t *magic = s->kind == VGN_STREAM_GZIP   ? (const uint8_t *)"\x1f\x8b"
+                           : s->kind == VGN_STREAM_ZSTD ? (const uint8_t *)"\x28\xb5\x2f\xfd"
+                                                        : (const uint8_t *)"BZh";
+    size_t need = s->kind == VGN_STREAM_GZIP ? 2 : s->kind == VGN_STREAM_ZSTD ? 4 : 3;
     size_t have = len < need ? len : need;
     if (memcmp(in, magic, have) != 0)
         return 0;
@@ -184,6 +199,21 @@ static int step(vgn_stream *s, const uint8_t *in, size_t in_len, int finish, uin
         case BZ_MEM_ERROR: return fail(s, VGN_E_NOMEM, "out of memory", err);
         case BZ_DATA_ERROR_MAGIC: return fail(s, VGN_E_INVALID, "not bzip2 data (bad magic)", err);
         default: return fail(s, VGN_E_INVALID, "corrupt bzip2 data", err);
+        }
+    }
+    if (s->kind == VGN_STREAM_ZSTD) {
+        ZSTD_inBuffer input = {in, in_len, 0};
+        ZSTD_outBuffer output = {out, out_cap, 0};
+        size_t r = ZSTD_decompressStream(s->zs, &output, &input);
+        *used = input.pos;
+        *made = output.pos;
+        if (!ZSTD_isError(r)) return r == 0 ? VGN_STREAM_END : VGN_OK;
+        switch (ZSTD_getErrorCode(r)) {
+        case ZSTD_error_frameParameter_windowTooLarge:
+            return fail_kind(s, VGN_E_LIMIT, "%s data needs more than 256 MiB of memory to decompress%s", NULL, err);
+        case ZSTD_error_memory_allocation: return fail(s, VGN_E_NOMEM, "out of memory", err);
+        case ZSTD_error_prefix_unknown: return fail_kind(s, VGN_E_INVALID, "not %s data%s", NULL, err);
+        default: return fail_kind(s, VGN_E_INVALID, "corrupt %s data: %s", ZSTD_getErrorName(r), err);
         }
     }
     s->lz.next_in = in;
@@ -258,7 +288,7 @@ int vgn_stream_feed(vgn_stream *s, const uint8_t *in, size_t in_len, int finish,
             return r;
         }
         if (r == VGN_STREAM_END) {
-            if (s->kind == VGN_STREAM_GZIP || s->kind == VGN_STREAM_BZIP2) {
+            if (s->kind == VGN_STREAM_GZIP || s->kind == VGN_STREAM_BZIP2 || s->kind == VGN_STREAM_ZSTD) {
                 s->member_done = 1;
                 continue;
             }

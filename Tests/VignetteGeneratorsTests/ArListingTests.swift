@@ -61,7 +61,7 @@ struct ArListingTests {
             .write(to: tree.appendingPathComponent("DEBIAN/control"), atomically: true, encoding: .utf8)
         try String(repeating: "x", count: 3000).write(
             to: tree.appendingPathComponent("usr/share/vignette-real/data.txt"), atomically: true, encoding: .utf8)
-        for compression in ["xz", "gzip", "none"] {
+        for compression in ["xz", "gzip", "zstd", "none"] {
             let deb = root.appendingPathComponent("real-\(compression).deb")
             let process = Process()
             process.executableURL = URL(fileURLWithPath: dpkgDeb)

@@ -55,6 +55,10 @@ struct ArchiveListingTests {
             "5 files, 4 directories, 4.1 KB uncompressed (303 bytes compressed)"
         ),
         (
+            "listing.tar.zst", "Zstandard-compressed tar archive, 5 files, 4.1 KB uncompressed",
+            "5 files, 4 directories, 4.1 KB uncompressed (265 bytes compressed)"
+        ),
+        (
             "listing-in-disguise.gz", "gzip-compressed tar archive, 5 files, 4.1 KB uncompressed",
             "5 files, 4 directories, 4.1 KB uncompressed (302 bytes compressed)"
         ),
@@ -64,6 +68,14 @@ struct ArchiveListingTests {
         #expect(generator == "tar-listing")
         #expect(preview.title == title)
         #expect(preview.text == "\(file)\n\(listingTree)\n\n\(totals)\n")
+    }
+
+    @Test func aZstdFrameAskingForAHugeWindowIsRefusedBeforeItsMemory() throws {
+        // The frame header asks for a 2 GiB window (zstd --long=31): over the 256 MiB cap.
+        #expect(throws: VignetteError(.limitExceeded, "zstd data needs more than 256 MiB of memory to decompress")) {
+            try TarListingGenerator(catalog: GeneratorFixtures.registry.catalog).makePreview(
+                for: try GeneratorFixtures.input("archives/huge-window.tar.zst"), request: PreviewRequest())
+        }
     }
 
     @Test func anUploadedTarGzIsStreamedFromMemory() throws {

@@ -26,13 +26,16 @@ typedef enum vgn_stream_kind {
     VGN_STREAM_GZIP    = 2, /* gzip, members concatenated (trailing non-gzip bytes are ignored) */
     VGN_STREAM_BZIP2   = 3, /* bzip2, streams concatenated (pbzip2) */
     VGN_STREAM_XZ      = 4, /* .xz, streams concatenated, stream padding allowed */
-    VGN_STREAM_LZMA    = 5  /* legacy .lzma (LZMA_Alone) */
+    VGN_STREAM_LZMA    = 5, /* legacy .lzma (LZMA_Alone) */
+    VGN_STREAM_ZSTD    = 6  /* Zstandard, frames concatenated (skippable frames too) */
 } vgn_stream_kind;
 
 /* Returned by vgn_stream_feed when the stream is complete (VGN_OK = more may follow). */
 #define VGN_STREAM_END 1
 /* Most memory the xz/lzma decoder may use (a hostile header can ask for 4 GiB of dictionary). */
 #define VGN_STREAM_MAX_MEMORY 268435456ULL
+/* The same bound for zstd: the largest window (log2) a frame may ask for (2^28 = 256 MiB). */
+#define VGN_STREAM_ZSTD_WINDOW_LOG 28
 
 typedef struct vgn_stream vgn_stream;
 

@@ -95,7 +95,7 @@ public struct ArListingGenerator: BuiltInGenerator, PreviewGenerating {
         return TextPreview(title: title, text: text, html: html, truncated: files.truncated || !notes.isEmpty)
     }
 
-    /// The decompressed stream of a `*.tar[.gz|.xz|.bz2]` member, by the compression its first bytes show.
+    /// The decompressed stream of a `*.tar[.gz|.xz|.bz2|.zst]` member, by the compression its first bytes show.
     private func stream(_ source: FileSample, _ member: ArArchive.Member, deadline: ContinuousClock.Instant) throws -> ByteStream {
         let head = Array(source.bytes(at: member.offset, count: min(6, member.size)) ?? [])
         let kind: Decompressor.Kind?
@@ -106,7 +106,7 @@ public struct ArListingGenerator: BuiltInGenerator, PreviewGenerating {
         } else if head.starts(with: Array("BZh".utf8)) {
             kind = .bzip2
         } else if head.starts(with: [0x28, 0xB5, 0x2F, 0xFD]) {
-            throw VignetteError(.unsupported, "zstd compression is not supported")
+            kind = .zstd
         } else {
             kind = nil
         }

@@ -1,7 +1,7 @@
 import Foundation
 public import VignetteCore
 
-/// Lists tar archives (plain, gzip, bzip2, xz, lzma) as a tree with sizes and totals, and
+/// Lists tar archives (plain, gzip, bzip2, xz, lzma, zstd) as a tree with sizes and totals, and
 /// names the single file inside a compressed stream that is not a tar.
 ///
 /// The archive is streamed through the decompressor in chunks, never extracted and never
@@ -9,10 +9,10 @@ public import VignetteCore
 public struct TarListingGenerator: BuiltInGenerator, PreviewGenerating {
     /// `tar-listing`.
     public let identifier = "tar-listing"
-    /// tar (and through conformance `.tar.gz`, `.tar.bz2`, `.tar.xz`…), and gzip, bzip2, xz and lzma streams.
+    /// tar (and through conformance `.tar.gz`, `.tar.bz2`, `.tar.xz`…), and gzip, bzip2, xz, lzma and zstd streams.
     public let supportedTypes = [
         "public.tar-archive", "org.gnu.gnu-tar-archive", "org.gnu.gnu-zip-archive", "public.bzip2-archive",
-        "org.tukaani.xz-archive", "org.tukaani.lzma-archive",
+        "org.tukaani.xz-archive", "org.tukaani.lzma-archive", "com.facebook.zstandard-archive",
     ]
     /// None on size: the listing bounds its own work (`ArchiveLimits`).
     public let limits = GeneratorLimits.none
@@ -66,7 +66,7 @@ public struct TarListingGenerator: BuiltInGenerator, PreviewGenerating {
         if head.starts(with: [0x1F, 0x8B]) { return .gzip }
         if head.starts(with: Array("BZh".utf8)) { return .bzip2 }
         if head.starts(with: [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]) { return .xz }
-        if head.starts(with: [0x28, 0xB5, 0x2F, 0xFD]) { throw VignetteError(.declined, "zstd compression is not supported") }
+        if head.starts(with: [0x28, 0xB5, 0x2F, 0xFD]) { return .zstd }
         if head.starts(with: Array("LZIP".utf8)) { throw VignetteError(.declined, "lzip compression is not supported") }
         if catalog.conforms(type, to: "org.tukaani.lzma-archive"), let props = head.first, props < 225 { return .lzma }
         return nil
@@ -116,7 +116,8 @@ public struct TarListingGenerator: BuiltInGenerator, PreviewGenerating {
         guard let filename, !filename.isEmpty else { return "(data)" }
         let lower = filename.lowercased()
         for (suffix, replacement) in [
-            (".tgz", ".tar"), (".svgz", ".svg"), (".gz", ""), (".gzip", ""), (".bz2", ""), (".bz", ""), (".xz", ""), (".lzma", ""),
+            (".tgz", ".tar"), (".tzst", ".tar"), (".svgz", ".svg"), (".gz", ""), (".gzip", ""), (".bz2", ""), (".bz", ""), (".xz", ""),
+            (".lzma", ""), (".zst", ""), (".zstd", ""),
         ]
         where lower.hasSuffix(suffix) && lower.count > suffix.count {
             return String(filename.dropLast(suffix.count)) + replacement

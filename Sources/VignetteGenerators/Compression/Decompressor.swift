@@ -18,6 +18,8 @@ final class Decompressor {
         case xz = 4
         /// Legacy `.lzma` (LZMA_Alone).
         case lzma = 5
+        /// Zstandard, frames concatenated.
+        case zstd = 6
 
         /// The format's usual name ("gzip").
         var name: String {
@@ -27,6 +29,7 @@ final class Decompressor {
             case .bzip2: "bzip2"
             case .xz: "xz"
             case .lzma: "lzma"
+            case .zstd: "zstd"
             }
         }
     }
