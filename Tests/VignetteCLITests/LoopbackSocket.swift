@@ -80,9 +80,10 @@ final class LoopbackSocket {
         return String(decoding: socket.readToEnd(), as: UTF8.self)
     }
 
-    /// One GET with `Connection: close`: the status line and headers, and the body's bytes.
-    static func fetch(port: Int, _ path: String) -> (head: String, body: [UInt8])? {
-        guard let socket = LoopbackSocket(port: port) else { return nil }
+    /// One GET with `Connection: close`: the status line and headers, and the body's bytes;
+    /// `timeout` seconds at most between two reads.
+    static func fetch(port: Int, _ path: String, timeout: Int = 30) -> (head: String, body: [UInt8])? {
+        guard let socket = LoopbackSocket(port: port, timeout: timeout) else { return nil }
         socket.send(Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
         let bytes = socket.readToEnd()
         let separator = Array("\r\n\r\n".utf8)

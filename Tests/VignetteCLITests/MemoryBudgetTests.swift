@@ -76,17 +76,19 @@ struct MemoryBudgetTests {
     }
 
     @Test func a99MegapixelProgressiveJPEGAtTheLargestSizeIsServedWithinTheBudgetOrRefused() throws {
-        let tight = try ServeProcess(arguments: ["--max-memory", "200"])
+        // Memory is the subject, not time: a debug build decoding 99 MP on a loaded machine can
+        // pass the 30-s request timeout (a 504), so the servers and the client wait longer.
+        let tight = try ServeProcess(arguments: ["--max-memory", "200", "--timeout", "300"])
         try Self.makeProgressiveJPEG(at: tight.root + "/big.jpg")
-        let refused = try #require(LoopbackSocket.fetch(port: tight.port, "/v1/thumbnail?path=big.jpg&size=2048"))
+        let refused = try #require(LoopbackSocket.fetch(port: tight.port, "/v1/thumbnail?path=big.jpg&size=2048", timeout: 300))
         #expect(refused.head.hasPrefix("HTTP/1.1 422"), "\(refused.head)")
         #expect(String(decoding: refused.body, as: UTF8.self).contains("of memory to decode, over the budget of 200 MB"))
         let tightPeak = try #require(UploadAdmissionTests.peakResidentMegabytes(tight.process.processIdentifier))
         #expect(tightPeak < 150, "peak resident memory \(tightPeak) MB")
 
-        let roomy = try ServeProcess(arguments: ["--max-memory", "400"])
+        let roomy = try ServeProcess(arguments: ["--max-memory", "400", "--timeout", "300"])
         try FileManager.default.copyItem(atPath: tight.root + "/big.jpg", toPath: roomy.root + "/big.jpg")
-        let served = try #require(LoopbackSocket.fetch(port: roomy.port, "/v1/thumbnail?path=big.jpg&size=2048"))
+        let served = try #require(LoopbackSocket.fetch(port: roomy.port, "/v1/thumbnail?path=big.jpg&size=2048", timeout: 300))
         #expect(served.head.hasPrefix("HTTP/1.1 200 OK"), "\(served.head)")
         let peak = try #require(UploadAdmissionTests.peakResidentMegabytes(roomy.process.processIdentifier))
         #expect(peak < 400, "peak resident memory \(peak) MB under a 400 MB budget")
