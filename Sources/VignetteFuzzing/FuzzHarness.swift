@@ -38,7 +38,7 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
     /// E-mail messages and mailboxes (MIME, RFC 2047, quoted-printable, base64), iCalendar and vCard.
     case mail
     /// The viewer fallback (file facts, hex dump and printable strings), and the previews that
-    /// answer before it for some binaries: time zone files, terminfo entries, executables.
+    /// answer before it for some binaries: time zone files, terminfo entries, executables, binary EPS.
     case fallback
     /// Image metadata: EXIF, XMP and ICC descriptions found in JPEG, PNG, WebP and TIFF containers.
     case imageMetadata = "image-metadata"
@@ -96,6 +96,7 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
             preview(bytes, generator: "fallback", filename: "input.bin")
             preview(bytes, generator: "system-data", filename: "input")
             preview(bytes, generator: "executable", filename: "input")
+            preview(bytes, generator: "eps-preview", filename: "input.eps")
         case .imageMetadata:
             _ = ImageMetadata(bytes)
             _ = ExifData(tiff: bytes)

@@ -23,6 +23,7 @@ public enum BuiltInGenerators {
         registry.register(FallbackGenerator(catalog: catalog))
         registry.register(ImageGenerator(catalog: catalog, limits: options.imageLimits))
         registry.register(ImageFactsGenerator(catalog: catalog, limits: options.imageLimits))
+        registry.register(EPSPreviewGenerator(catalog: catalog, limits: options.imageLimits))
         registry.register(PlainTextGenerator())
         registry.register(SourceCodeGenerator())
         registry.register(JSONGenerator())

@@ -51,11 +51,21 @@ struct ImagePreviewTests {
         let input = GeneratorInput(bytes: eps, filename: "logo.eps", resolver: TypeResolver(catalog: GeneratorFixtures.registry.catalog))
         #expect(input.type.identifier == "com.adobe.encapsulated-postscript")
         let (p, generator, _) = try GeneratorFixtures.registry.preview(for: input, request: PreviewRequest())
-        #expect(generator == "image-facts")
+        #expect(generator == "eps-preview")
         #expect(p.title == "Encapsulated PostScript, preview 2 × 1")
         #expect(p.text.hasPrefix("Format: Encapsulated PostScript (DOS binary)\nSize: 2 × 1 pixels\nPreview: TIFF image"))
         #expect(p.html.hasPrefix("<figure class=\"picture\"><img src=\"data:image/"))
         #expect(p.html.contains("<dl class=\"facts\"><dt>Format</dt><dd>Encapsulated PostScript (DOS binary)</dd>"))
+        // The thumbnail is the preview's pixels: red, then blue.
+        let (thumb, thumbnailer, _) = try GeneratorFixtures.registry.thumbnail(for: input, request: ThumbnailRequest(maxPixelSize: 64))
+        #expect(thumbnailer == "eps-preview")
+        #expect(thumb.bitmap.width == 2 && thumb.bitmap.height == 1)
+        #expect(Array(thumb.bitmap.pixels.prefix(3)) == [255, 0, 0] && Array(thumb.bitmap.pixels[4..<7]) == [0, 0, 255])
+        // A text EPS is not ours: the text generators answer.
+        let text = GeneratorInput(
+            bytes: Array("%!PS-Adobe-3.0 EPSF-3.0\n%%BoundingBox: 0 0 10 10\nnewpath 0 0 moveto 10 10 lineto stroke\n".utf8),
+            filename: "line.eps", resolver: TypeResolver(catalog: GeneratorFixtures.registry.catalog))
+        #expect(try GeneratorFixtures.registry.preview(for: text, request: PreviewRequest()).1 == "text")
     }
 
     @Test func aCanonPhotoShowsItsCameraExposureAndDate() throws {
