@@ -113,6 +113,23 @@ struct StreamedFormatTests {
         #expect(alpha.allSatisfy { abs(Int($0.element.0) - Int($0.element.1)) <= 8 }, "\(path): alpha differs")
     }
 
+    @Test(arguments: [
+        // 320 × 200 (320 × 320): at most 1/8 of that, only the DC (lossy) or the whole frame
+        // (lossless, modular: splines) is streamed into 8 × 8 block sums, with no full-size buffer.
+        // base-alpha has an alpha gradient: colour is alpha-weighted. They came out at 46-50 dB.
+        ("color/prophoto.jxl", 16), ("color/base-alpha.jxl", 24), ("formats/other-images/splines.jxl", 32),
+    ])
+    func aJPEGXLThumbnailFromTheDCMatchesTheFullDecode(path: String, size: Int) throws {
+        let small = try Self.fixture(path, size: size)
+        let full = try Self.fixture(path, size: 1 << 14)
+        #expect(small.sourceWidth == full.bitmap.width && small.sourceHeight == full.bitmap.height)
+        #expect(max(small.bitmap.width, small.bitmap.height) == size)
+        let reference = Self.shrunk(full.bitmap, small.bitmap.width, small.bitmap.height)
+        #expect(psnr(small.bitmap, reference) >= 40, "\(path) at \(size) px: \(psnr(small.bitmap, reference)) dB")
+        let alpha = zip(small.bitmap.pixels, reference.pixels).enumerated().filter { $0.offset % 4 == 3 }
+        #expect(alpha.allSatisfy { abs(Int($0.element.0) - Int($0.element.1)) <= 8 }, "\(path): alpha differs")
+    }
+
     @Test func anICOGivesTheEntryThatCoversTheTarget() throws {
         let small = try Self.fixture("formats/ico/python.ico", size: 16)
         let large = try Self.fixture("formats/ico/python.ico", size: 256)
