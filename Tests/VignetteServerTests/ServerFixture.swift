@@ -38,10 +38,12 @@ struct ServerFixture {
         try fm.createSymbolicLink(atPath: root + "/settings.txt", withDestinationPath: ".env")
     }
 
-    /// A service over the root with the built-in generators (plus `extra`, registered last).
+    /// A service over the root with the built-in generators (plus `extra`, registered last);
+    /// `idle` replaces the header timeout (also a kept-alive connection's idle time).
     func service(
         cache: Bool = false, maxUpload: Int = 1 << 20, concurrency: Int = 2, queue: Int = 4, timeout: Double = 30,
-        extra: [any Generator] = [], dotfiles: Bool = false, signing: URLSigning? = nil, pipelineKeys: PipelineKeys? = nil
+        extra: [any Generator] = [], dotfiles: Bool = false, signing: URLSigning? = nil, pipelineKeys: PipelineKeys? = nil,
+        idle: Double? = nil
     ) throws -> VignetteService {
         guard let served = ServedRoot(root, servesDotfiles: dotfiles) else { throw VignetteError(.notFound, path: root, "no root") }
         let registry = BuiltInGenerators.makeRegistry()
@@ -50,6 +52,7 @@ struct ServerFixture {
             root: served, cache: cache ? try ResponseCache(directory: top + "/cache") : nil, maxUploadBytes: maxUpload,
             concurrency: concurrency, queue: queue, timeoutSeconds: timeout, signing: signing)
         config.pipelineKeys = pipelineKeys
+        if let idle { config.headerTimeoutSeconds = idle }
         return VignetteService(configuration: config, registry: registry)
     }
 
