@@ -8,13 +8,18 @@ struct SymlinkSwapTests {
     @Test func aQueuedRequestAnswersFromTheFileItOpenedNeverFromOutsideTheRoot() throws {
         let outside = try CLI.tempDirectory()
         try Data("the secret outside the root\n".utf8).write(to: URL(fileURLWithPath: outside + "/secret.txt"))
-        // A preview generator for zip files that holds the only worker for two seconds.
+        // A preview generator for zip files that holds the only worker for fifteen seconds: time
+        // for the two requests below to queue behind it even on a loaded machine (two seconds
+        // were not always enough, and the queue was never seen at depth 2). It runs sandboxed,
+        // so it cannot wait for a signal from the test instead.
         let generators = try CLI.tempDirectory()
         try
-            #"{ "generator": { "kind": "text", "types": ["public.zip-archive"], "exec": ["sh", "-c", "sleep 2; echo held", "hold", "%i"], "priority": "preferred", "timeoutSeconds": 20 } }"#
+            #"{ "generator": { "kind": "text", "types": ["public.zip-archive"], "exec": ["sh", "-c", "sleep 15; echo held", "hold", "%i"], "priority": "preferred", "timeoutSeconds": 40 } }"#
             .write(toFile: generators + "/hold.json", atomically: true, encoding: .utf8)
         let cache = try CLI.tempDirectory()
-        let server = try ServeProcess(arguments: ["--concurrency", "1", "--queue", "4", "--generators", generators, "--cache-dir", cache])
+        let server = try ServeProcess(arguments: [
+            "--concurrency", "1", "--queue", "4", "--generators", generators, "--cache-dir", cache, "--timeout", "120",
+        ])
         let root = server.root
         try Data("the original victim\n".utf8).write(to: URL(fileURLWithPath: root + "/victim.txt"))
         try Data("the original victim\n".utf8).write(to: URL(fileURLWithPath: root + "/twin.txt"))
