@@ -27,7 +27,7 @@ typedef enum vgn_stream_kind {
     VGN_STREAM_BZIP2   = 3, /* bzip2, streams concatenated (pbzip2) */
     VGN_STREAM_XZ      = 4, /* .xz, streams concatenated, stream padding allowed */
     VGN_STREAM_LZMA    = 5, /* legacy .lzma (LZMA_Alone) */
-    VGN_STREAM_ZSTD    = 6  /* Zstandard, frames concatenated (skippable frames too) */
+    VGN_STREAM_ZSTD    = 6  /* Zstandard, frames concatenated */
 } vgn_stream_kind;
 
 /* Returned by vgn_stream_feed when the stream is complete (VGN_OK = more may follow). */

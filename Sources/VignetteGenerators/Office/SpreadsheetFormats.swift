@@ -138,7 +138,8 @@ struct SpreadsheetFormats {
             days += 1
             seconds -= 86_400
         }
-        let time = Self.two(seconds / 3600) + ":" + Self.two(seconds / 60 % 60) + (seconds % 60 == 0 ? "" : ":" + Self.two(seconds % 60))
+        let time =
+            UTCDate.two(seconds / 3600) + ":" + UTCDate.two(seconds / 60 % 60) + (seconds % 60 == 0 ? "" : ":" + UTCDate.two(seconds % 60))
         if kind == .time { return time }
         let date: String
         if !uses1904 && days == 60 {
@@ -147,14 +148,8 @@ struct SpreadsheetFormats {
         } else {
             // Days from 1970-01-01: serial 25569 is that day in the 1900 system (1462 less in 1904).
             let offset = uses1904 ? 24_107 : (days < 60 ? 25_568 : 25_569)
-            date = Self.civil(days - offset)
+            date = UTCDate.day(days - offset)
         }
         return kind == .date ? date : date + " " + time
     }
-
-    /// `n` with at least two digits.
-    private static func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-
-    /// Days since 1970-01-01 as `YYYY-MM-DD`.
-    static func civil(_ days: Int) -> String { UTCDate.day(days) }
 }

@@ -55,8 +55,7 @@ struct SummaryInformation {
             guard ticks > 0, seconds > -11_644_473_600 else { return nil }
             let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
             let rest = seconds - days * 86_400
-            func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-            return SpreadsheetFormats.civil(days) + " " + two(rest / 3600) + ":" + two(rest / 60 % 60) + " UTC"
+            return UTCDate.day(days) + " " + UTCDate.two(rest / 3600) + ":" + UTCDate.two(rest / 60 % 60) + " UTC"
         default: return nil
         }
     }

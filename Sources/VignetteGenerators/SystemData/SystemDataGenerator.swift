@@ -32,12 +32,12 @@ public struct SystemDataGenerator: BuiltInGenerator, PreviewGenerating {
         rows.append(("Local times", zone.types.map(name).filter { seen.insert($0).inserted }.joined(separator: ", ")))
         if let first = zone.transitions.first, let last = zone.transitions.last {
             rows.append(
-                ("Transitions", "\(zone.transitions.count), \(TimeZoneData.date(first.time)) to \(TimeZoneData.date(last.time)) UTC"))
+                ("Transitions", "\(zone.transitions.count), \(UTCDate.time(first.time)) to \(UTCDate.time(last.time)) UTC"))
         } else {
             rows.append(("Transitions", "none"))
         }
         if let rule = zone.rule { rows.append(("Rule after them", rule)) }
-        let recent = zone.transitions.suffix(shownTransitions).map { "\(TimeZoneData.date($0.time))  \(name(zone.types[$0.type]))" }
+        let recent = zone.transitions.suffix(shownTransitions).map { "\(UTCDate.time($0.time))  \(name(zone.types[$0.type]))" }
         var title = "Time zone data, \(zone.transitions.count) transitions"
         if let rule = zone.rule { title += ", then \(rule)" }
         return preview(title: title, rows: rows, listHeading: recent.isEmpty ? nil : "Last transitions (UTC)", list: recent)

@@ -90,7 +90,4 @@ struct TimeZoneData {
         let hm = "\(seconds < 0 ? "-" : "+")\(UTCDate.two(a / 3600)):\(UTCDate.two(a / 60 % 60))"
         return a % 60 == 0 ? hm : hm + ":\(UTCDate.two(a % 60))"
     }
-
-    /// `2037-10-25 01:00:00` for a Unix time (UTC).
-    static func date(_ time: Int64) -> String { UTCDate.time(time) }
 }
