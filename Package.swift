@@ -70,7 +70,7 @@ let package = Package(
             // its headers being in /usr/include (libtiff already loads it). LibRaw's (libraw-dev)
             // adds -fopenmp and libjxl's (libjxl-dev) -DHWY_SHARED_DEFINE, flags SwiftPM refuses;
             // their headers are found without them.
-            linkerSettings: [.linkedLibrary("bz2"), .linkedLibrary("gif"), .linkedLibrary("zstd")]
+            linkerSettings: [.linkedLibrary("bz2"), .linkedLibrary("gif"), .linkedLibrary("zstd"), .linkedLibrary("deflate")]
         ),
         // The D-Bus thumbnailer's shim over libdbus-1 (why libdbus: see its header).
         .target(name: "CVignetteDBus", dependencies: ["CDBus"]),

@@ -15,7 +15,7 @@ set -euo pipefail
 # with dlopen in the PDF reader's child process (ldd does not show them; image-check previews a PDF).
 # libavformat59 libavcodec59 libswscale6 libavutil57: audio and video, loaded the same way by the
 # media reader's child (image-check previews Samples/chime.wav).
-packages=(libjpeg62-turbo libpng16-16 libwebp7 libwebpdemux2 libgif7 libtiff6 libheif1 libdav1d6 libjxl0.7 libraw20 liblcms2-2 libfreetype6 zlib1g libbz2-1.0 liblzma5 libzstd1 libdbus-1-3 libxml2 fonts-dejavu-core shared-mime-info libpoppler-glib8 libpoppler-cpp0v5 libavformat59 libavcodec59 libswscale6 libavutil57)
+packages=(libjpeg62-turbo libpng16-16 libwebp7 libwebpdemux2 libgif7 libtiff6 libheif1 libdav1d6 libjxl0.7 libraw20 liblcms2-2 libfreetype6 zlib1g libbz2-1.0 liblzma5 libzstd1 libdeflate0 libdbus-1-3 libxml2 fonts-dejavu-core shared-mime-info libpoppler-glib8 libpoppler-cpp0v5 libavformat59 libavcodec59 libswscale6 libavutil57)
 
 case "${1:---list}" in
   --list) printf '%s\n' "${packages[@]}" ;;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libdeflate.h>
 #include <png.h>
 
 #include "vgn_icc.h"
@@ -384,7 +385,117 @@ typedef struct {
     vgn_warnings warn;
     vgn_buf buf;
     png_textp text;
+    uint8_t *filtered; /* the libdeflate path's filtered rows, then its IDAT data */
+    uint8_t *deflated;
+    struct libdeflate_compressor *deflater;
 } vgn_penc;
+
+/* Up to this many filtered bytes (a 1448 x 1448 RGBA image) the image data is filtered and
+ * compressed whole with libdeflate: 3-4x faster than zlib at the same level and a few percent
+ * smaller. Larger images stream row by row through libpng's zlib, so memory stays bounded. */
+#define VGN_PNG_WHOLE_MAX ((size_t)8 << 20)
+
+static void vgn_penc_free(vgn_penc *e)
+{
+    free(e->text);
+    free(e->filtered);
+    free(e->deflated);
+    if (e->deflater != NULL)
+        libdeflate_free_compressor(e->deflater);
+}
+
+static inline uint8_t vgn_paeth(int a, int b, int c)
+{
+    int p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c);
+    return (uint8_t)((pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c));
+}
+
+static unsigned long vgn_abs_sum(const uint8_t *v, size_t n)
+{
+    unsigned long s = 0;
+    size_t i;
+    for (i = 0; i < n; i++)
+        s += (unsigned long)abs((int)(int8_t)v[i]);
+    return s;
+}
+
+/* Filters every row as libpng's adaptive heuristic does (of None, Sub, Up, Average and Paeth,
+ * the one whose bytes, read as signed, have the least absolute sum) into dst: per row the
+ * filter byte, then the filtered bytes. cand holds 5 rows of scratch. */
+static void vgn_png_filter_rows(const uint8_t *pixels, size_t stride, uint32_t height, size_t rb, int bpp,
+                                uint8_t *cand, uint8_t *dst)
+{
+    uint32_t y;
+    size_t x, b = (size_t)bpp;
+    for (y = 0; y < height; y++) {
+        const uint8_t *row = pixels + (size_t)y * stride;
+        const uint8_t *up = y > 0 ? pixels + (size_t)(y - 1) * stride : NULL;
+        uint8_t *sub = cand, *upf = cand + rb, *avg = cand + 2 * rb, *pae = cand + 3 * rb, *out = dst + (size_t)y * (rb + 1);
+        const uint8_t *best = row;
+        unsigned long sums[5];
+        int f, bf = 0;
+        for (x = 0; x < b && x < rb; x++) {
+            int u = up != NULL ? up[x] : 0;
+            sub[x] = row[x];
+            upf[x] = (uint8_t)(row[x] - u);
+            avg[x] = (uint8_t)(row[x] - (u >> 1));
+            pae[x] = (uint8_t)(row[x] - u); /* Paeth of (0, up, 0) is up */
+        }
+        if (up != NULL) {
+            for (x = b; x < rb; x++) {
+                sub[x] = (uint8_t)(row[x] - row[x - b]);
+                upf[x] = (uint8_t)(row[x] - up[x]);
+                avg[x] = (uint8_t)(row[x] - ((row[x - b] + up[x]) >> 1));
+                pae[x] = (uint8_t)(row[x] - vgn_paeth(row[x - b], up[x], up[x - b]));
+            }
+        } else {
+            for (x = b; x < rb; x++) {
+                sub[x] = (uint8_t)(row[x] - row[x - b]);
+                upf[x] = row[x];
+                avg[x] = (uint8_t)(row[x] - (row[x - b] >> 1));
+                pae[x] = (uint8_t)(row[x] - row[x - b]);
+            }
+        }
+        sums[0] = vgn_abs_sum(row, rb);
+        for (f = 1; f < 5; f++) {
+            sums[f] = vgn_abs_sum(cand + (size_t)(f - 1) * rb, rb);
+            if (sums[f] < sums[bf])
+                bf = f;
+        }
+        if (bf > 0)
+            best = cand + (size_t)(bf - 1) * rb;
+        out[0] = (uint8_t)bf;
+        memcpy(out + 1, best, rb);
+    }
+}
+
+/* IDAT and IEND from the whole image filtered and compressed with libdeflate; 0, or -1 when
+ * out of memory (then nothing has been written past the header and text). */
+static int vgn_png_write_whole(vgn_penc *e, const uint8_t *pixels, uint32_t width, uint32_t height,
+                               size_t stride, int channels, int level)
+{
+    size_t rb = (size_t)width * (size_t)channels;
+    size_t raw = (rb + 1) * (size_t)height, bound, n;
+    uint8_t *cand = (uint8_t *)malloc(4 * rb);
+    e->filtered = (uint8_t *)malloc(raw);
+    e->deflater = libdeflate_alloc_compressor(level);
+    if (cand == NULL || e->filtered == NULL || e->deflater == NULL) {
+        free(cand);
+        return -1;
+    }
+    vgn_png_filter_rows(pixels, stride, height, rb, channels, cand, e->filtered);
+    free(cand);
+    bound = libdeflate_zlib_compress_bound(e->deflater, raw);
+    e->deflated = (uint8_t *)malloc(bound);
+    if (e->deflated == NULL)
+        return -1;
+    n = libdeflate_zlib_compress(e->deflater, e->filtered, raw, e->deflated, bound);
+    if (n == 0)
+        return -1;
+    png_write_chunk(e->png, (png_const_bytep) "IDAT", e->deflated, n);
+    png_write_chunk(e->png, (png_const_bytep) "IEND", NULL, 0);
+    return 0;
+}
 
 static void vgn_png_write_fn(png_structp png, png_bytep d, size_t n)
 {
@@ -448,6 +559,13 @@ static void vgn_png_encode_impl(vgn_penc *e, const uint8_t *pixels, uint32_t wid
         png_set_text(png, e->info, e->text, text_count);
     }
     png_write_info(png, e->info); /* IHDR + tEXt, before IDAT */
+    if (((size_t)width * (size_t)channels + 1) * (size_t)height <= VGN_PNG_WHOLE_MAX) {
+        if (vgn_png_write_whole(e, pixels, width, height, stride, channels, level) != 0) {
+            e->ctx.fatal_code = VGN_E_NOMEM;
+            png_error(png, "out of memory");
+        }
+        return;
+    }
     for (y = 0; y < height; y++)
         png_write_row(png, pixels + (size_t)y * stride);
     png_write_end(png, NULL);
@@ -521,7 +639,7 @@ int vgn_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_
         int code = vgn_png_classify(&e->ctx, &e->warn, msg);
         vgn_err_fill(err, code, msg, &e->warn);
         png_destroy_write_struct(&e->png, &e->info);
-        free(e->text);
+        vgn_penc_free(e);
         free(e->buf.data);
         free(e);
         return code;
@@ -529,7 +647,7 @@ int vgn_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_
     vgn_png_encode_impl(e, pixels, width, height, stride, channels, text_keys, text_values, text_count,
                         compression_level);
     png_destroy_write_struct(&e->png, &e->info);
-    free(e->text);
+    vgn_penc_free(e);
     *out = e->buf.data;
     *out_size = e->buf.size;
     vgn_err_fill(err, VGN_OK, NULL, &e->warn);
