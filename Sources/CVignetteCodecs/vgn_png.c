@@ -385,7 +385,7 @@ typedef struct {
     vgn_warnings warn;
     vgn_buf buf;
     png_textp text;
-    uint8_t *filtered; /* the libdeflate path's filtered rows, then its IDAT data */
+    uint8_t *filtered; /* the libdeflate path: the filtered rows, and their IDAT data */
     uint8_t *deflated;
     struct libdeflate_compressor *deflater;
 } vgn_penc;

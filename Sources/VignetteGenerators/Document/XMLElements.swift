@@ -1,19 +1,15 @@
-import Foundation
-
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
 /// The start tags of a small XML document, in order: local name and attributes.
 ///
-/// External entities are never resolved; callers cap the document's size before parsing.
-/// A malformed document yields the elements read before the error.
+/// Read with `XMLTokenizer`, the bounded reader of Office parts: no DTD (a document with a
+/// `<!DOCTYPE` yields the elements before it), only the predefined entities and character
+/// references expanded, nesting and element counts capped. Callers cap the document's size
+/// before parsing. A malformed document yields the elements read before the error.
 struct XMLElements {
     /// One start tag.
     struct Element {
         /// The element's name without its namespace prefix ("item" for "opf:item").
         let name: String
-        /// Attributes by name without prefix.
+        /// Attributes by name without prefix (the first of a name wins).
         let attributes: [String: String]
     }
 
@@ -22,38 +18,17 @@ struct XMLElements {
 
     /// Parses `bytes`, keeping at most `maxElements` start tags.
     init(_ bytes: [UInt8], maxElements: Int = 10_000) {
-        let collector = Collector(maxElements: maxElements)
-        let parser = XMLParser(data: Data(bytes))
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = collector
-        _ = parser.parse()
-        elements = collector.elements
+        var reader = XMLTokenizer(bytes, part: "XML document")
+        var elements: [Element] = []
+        while elements.count < maxElements, let event = try? reader.next() {
+            guard case .start(let tag) = event else { continue }
+            var attributes: [String: String] = [:]
+            for attribute in tag.attributes where attributes[attribute.name] == nil { attributes[attribute.name] = attribute.value }
+            elements.append(Element(name: tag.name, attributes: attributes))
+        }
+        self.elements = elements
     }
 
     /// The elements named `name`.
     func named(_ name: String) -> [Element] { elements.filter { $0.name == name } }
-
-    private final class Collector: NSObject, XMLParserDelegate {
-        let maxElements: Int
-        var elements: [Element] = []
-
-        init(maxElements: Int) { self.maxElements = maxElements }
-
-        func parser(
-            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName qName: String?,
-            attributes attributeDict: [String: String] = [:]
-        ) {
-            guard elements.count < maxElements else {
-                parser.abortParsing()
-                return
-            }
-            var attributes: [String: String] = [:]
-            for (key, value) in attributeDict { attributes[Collector.local(key)] = value }
-            elements.append(Element(name: Collector.local(elementName), attributes: attributes))
-        }
-
-        static func local(_ name: String) -> String {
-            name.split(separator: ":").last.map(String.init) ?? name
-        }
-    }
 }
