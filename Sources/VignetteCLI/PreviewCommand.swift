@@ -10,7 +10,9 @@ struct PreviewCommand: ParsableCommand {
         abstract: "Print a text or HTML preview of files of any kind.",
         discussion: """
             The generator for the file's content type writes the preview: text in its detected \
-            encoding, pretty JSON, CSV as a table, Markdown, archive listings… A file nothing \
+            encoding, pretty JSON, CSV as a table, Markdown; the text of PDFs, Office and \
+            OpenDocument files and e-mail; archive and package listings; the facts of images, \
+            audio, video, fonts and executables. A file nothing \
             understands gets the viewer's facts sheet: name, size, type and its conformance \
             chain, MIME type, modification time, permissions, a hex dump and printable strings. \
             Long content is cut at --max-bytes / --max-lines with a visible marker.
