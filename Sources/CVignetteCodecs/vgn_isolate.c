@@ -7,6 +7,7 @@
  * stays in the child. */
 #define _GNU_SOURCE 1 /* pipe2 */
 #include <errno.h>
+#include <malloc.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -105,6 +106,9 @@ void vgn_child_quiet(void)
        traces, libde265's and dav1d's messages, LibRaw's) reaches the parent's stderr. */
     for (i = 0; i < sizeof faults / sizeof faults[0]; i++) signal(faults[i], SIG_DFL);
     if (devnull >= 0) dup2(devnull, 2);
+    /* The child's memory counts every page of the parent's heap it still maps; the free ones
+       (the parent's earlier files, its start-up garbage) it gives back at once. */
+    malloc_trim(0);
 }
 
 static void vgn_iso_child(int in, int out, vgn_isolated_opener opener, const uint8_t *data, size_t size,
