@@ -26,6 +26,9 @@ let package = Package(
     name: "Vignette",
     products: [
         .executable(name: "vignette", targets: ["VignetteCLI"]),
+        // The program vignette starts for the decoders it isolates (libheif, libjxl): installed
+        // beside it (scripts/install.sh), else the decoders run in a fork.
+        .executable(name: "vignette-decode", targets: ["vignette-decode"]),
         .library(name: "VignetteCore", targets: ["VignetteCore"]),
         .library(name: "VignetteImaging", targets: ["VignetteImaging"]),
         .library(name: "VignetteGenerators", targets: ["VignetteGenerators"]),
@@ -70,8 +73,11 @@ let package = Package(
             // its headers being in /usr/include (libtiff already loads it). LibRaw's (libraw-dev)
             // adds -fopenmp and libjxl's (libjxl-dev) -DHWY_SHARED_DEFINE, flags SwiftPM refuses;
             // their headers are found without them.
-            linkerSettings: [.linkedLibrary("bz2"), .linkedLibrary("gif"), .linkedLibrary("zstd"), .linkedLibrary("deflate")]
+            linkerSettings: [
+                .linkedLibrary("bz2"), .linkedLibrary("gif"), .linkedLibrary("zstd"), .linkedLibrary("deflate"), .linkedLibrary("m"),
+            ]
         ),
+        .executableTarget(name: "vignette-decode", dependencies: ["CVignetteCodecs"]),
         // The D-Bus thumbnailer's shim over libdbus-1 (why libdbus: see its header).
         .target(name: "CVignetteDBus", dependencies: ["CDBus"]),
         vignetteTarget(

@@ -14,9 +14,10 @@ pid=
 scripts/docker-runtime-deps.sh --check
 STATIC_STDLIB=1 scripts/install.sh "$work/opt/vignette" >/dev/null
 bin="$work/opt/vignette/bin/vignette"
+helper="$work/opt/vignette/libexec/vignette/vignette-decode"
 echo "image-check: shared libraries of the installed binary:"
 ldd "$bin" | awk '{print "  " $1}'
-if ldd "$bin" | grep -q 'libswift\|libFoundation'; then
+if ldd "$bin" "$helper" | grep -q 'libswift\|libFoundation'; then
   echo "image-check: the binary needs the Swift runtime, which the runtime stage does not have" >&2
   exit 1
 fi
@@ -29,7 +30,7 @@ unlisted=()
 while read -r lib; do
   owner=$(dpkg -S "*/$lib" 2>/dev/null | awk -F: '{print $1}' | head -1)
   [[ -n "$owner" ]] && grep -qx "$owner" <<<"$allowed" || unlisted+=("$lib (${owner:-no package})")
-done < <(ldd "$bin" | awk '$1 ~ /\.so/ && $1 !~ /^linux-vdso/ {n = split($1, p, "/"); print p[n]}')
+done < <(ldd "$bin" "$helper" | awk '$1 ~ /\.so/ && $1 !~ /^linux-vdso/ {n = split($1, p, "/"); print p[n]}' | sort -u)
 if ((${#unlisted[@]})); then
   echo "image-check: libraries the runtime stage would not have (add their packages to scripts/docker-runtime-deps.sh): ${unlisted[*]}" >&2
   exit 1
@@ -47,6 +48,16 @@ if ! "$bin" preview Samples/chime.wav | grep -q '^Title: Chime$'; then
   exit 1
 fi
 echo "image-check: audio and video preview through FFmpeg's libraries (dlopen'd)"
+# libheif and libjxl decode in the installed helper program (libexec/vignette/vignette-decode).
+"$helper" 2>"$work/helper.err" && { echo "image-check: vignette-decode ran without its pipes" >&2; exit 1; }
+grep -q 'run by vignette' "$work/helper.err" || { echo "image-check: $helper did not start" >&2; exit 1; }
+for f in hopper.avif cropped_traffic_light.jxl; do
+  if ! "$bin" thumbnail --no-system-thumbnailers -s 64 -o "$work/$f.png" "Tests/VignetteImagingTests/Fixtures/formats/other-images/$f" >/dev/null; then
+    echo "image-check: $f did not thumbnail through $helper" >&2
+    exit 1
+  fi
+done
+echo "image-check: AVIF and JPEG XL thumbnail through libexec/vignette/vignette-decode"
 mkdir -p "$work/data"
 cp Samples/* "$work/data/" 2>/dev/null || true
 port=$((20000 + RANDOM % 20000))

@@ -5,7 +5,8 @@
 #   STATIC_STDLIB=0 scripts/install.sh   link the Swift runtime dynamically (default: statically,
 #                                        as `make release` and the Docker image do; it starts faster)
 #
-# Layout: PREFIX/bin/vignette, PREFIX/share/vignette/ (type declarations, shipped
+# Layout: PREFIX/bin/vignette, PREFIX/libexec/vignette/vignette-decode (the program the libheif
+# and libjxl decoders run in, a fresh process rather than a fork), PREFIX/share/vignette/ (type declarations, shipped
 # generators), PREFIX/share/thumbnailers/vignette.thumbnailer (for desktops) and the D-Bus
 # activation files of `vignette thumbnailer-service` in PREFIX/share/dbus-1/services/.
 # The binary finds its data at ../share/vignette relative to itself.
@@ -17,9 +18,11 @@ cd "$top"
 flags=(-c release)
 [[ "${STATIC_STDLIB:-1}" == 1 ]] && flags+=(--static-swift-stdlib)
 swift build "${flags[@]}" --product vignette
+swift build "${flags[@]}" --product vignette-decode
 bin=$(swift build "${flags[@]}" --show-bin-path)
-install -d "$prefix/bin" "$prefix/share/vignette"
+install -d "$prefix/bin" "$prefix/libexec/vignette" "$prefix/share/vignette"
 install -m 0755 "$bin/vignette" "$prefix/bin/vignette"
+install -m 0755 "$bin/vignette-decode" "$prefix/libexec/vignette/vignette-decode"
 install -m 0644 Sources/VignetteCore/Resources/UniformTypes.json "$prefix/share/vignette/UniformTypes.json"
 if [[ -d Generators ]]; then
   rm -rf "$prefix/share/vignette/Generators"

@@ -4,16 +4,24 @@
  * profile); it decodes nothing more until the parent, having checked the pixel cap and held its
  * memory budget, asks for rows: each request names a row count, each answer is a count and the
  * rows (or an error). A crash, a hang past the deadline, or what the libraries print on stderr
- * stays in the child. */
-#define _GNU_SOURCE 1 /* pipe2 */
+ * stays in the child.
+ *
+ * The child is a fork of the caller, or, once vgn_isolate_set_helper has named one, a fresh
+ * program (vignette-decode, whose main is vgn_isolate_helper_main) given the input in a memfd:
+ * a fork maps every page of the caller's heap, and a decode of a 20-megapixel JPEG XL or AVIF
+ * stacked on a batch's ten megabytes went over the memory a thumbnailer should need. */
+#define _GNU_SOURCE 1 /* pipe2, memfd_create */
 #include <errno.h>
 #include <malloc.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -235,6 +243,138 @@ static void vgn_iso_close(vgn_decoder *d)
     free(s);
 }
 
+
+/* ---- the helper program --------------------------------------------------------------------- */
+
+static char *vgn_helper_path; /* set once, read by any thread */
+static unsigned long vgn_helper_starts;
+
+unsigned long vgn_isolate_helper_starts(void)
+{
+    return __atomic_load_n(&vgn_helper_starts, __ATOMIC_RELAXED);
+}
+
+void vgn_isolate_set_helper(const char *path)
+{
+    char *copy = path != NULL ? strdup(path) : NULL;
+    char *old = __atomic_exchange_n(&vgn_helper_path, copy, __ATOMIC_ACQ_REL);
+    (void)old; /* a reader may still hold it: kept, as the path is set once per process */
+}
+
+/* The name the helper knows `opener` by, or NULL for an opener it does not run. */
+static const char *vgn_iso_opener_name(vgn_isolated_opener opener)
+{
+    if (opener == vgn_heif_open) return "libheif";
+    if (opener == vgn_jxl_open) return "libjxl";
+    return NULL;
+}
+
+/* Starts the helper with `data` in a memfd on fd 3, requests on fd 4 and answers on fd 5: its
+ * pid, or -1 (then the caller forks instead). */
+static pid_t vgn_iso_spawn(const char *helper, const char *name, const uint8_t *data, size_t size, uint32_t target,
+                           int in, int out)
+{
+    static const int reset[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT, SIGCHLD};
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attr;
+    sigset_t none, defaults;
+    char target_arg[16], size_arg[24];
+    char *argv[5];
+    int memfd, fds[3] = {-1, -1, -1}, i, rc;
+    size_t off = 0;
+    pid_t pid = -1;
+    extern char **environ;
+    memfd = memfd_create("vignette-input", MFD_CLOEXEC);
+    if (memfd < 0) return -1;
+    while (off < size) {
+        ssize_t w = write(memfd, data + off, size - off);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) {
+            close(memfd);
+            return -1;
+        }
+        off += (size_t)w;
+    }
+    /* Above 5, so that the dup2s onto 3, 4 and 5 cannot overwrite one another's source. */
+    fds[0] = fcntl(memfd, F_DUPFD_CLOEXEC, 10);
+    fds[1] = fcntl(in, F_DUPFD_CLOEXEC, 10);
+    fds[2] = fcntl(out, F_DUPFD_CLOEXEC, 10);
+    close(memfd);
+    if (fds[0] < 0 || fds[1] < 0 || fds[2] < 0) goto done;
+    snprintf(target_arg, sizeof target_arg, "%u", target);
+    snprintf(size_arg, sizeof size_arg, "%zu", size);
+    argv[0] = (char *)"vignette-decode";
+    argv[1] = (char *)name;
+    argv[2] = target_arg;
+    argv[3] = size_arg;
+    argv[4] = NULL;
+    sigemptyset(&none);
+    sigemptyset(&defaults);
+    for (i = 0; i < (int)(sizeof reset / sizeof reset[0]); i++) sigaddset(&defaults, reset[i]);
+    if (posix_spawn_file_actions_init(&actions) != 0) goto done;
+    if (posix_spawnattr_init(&attr) != 0) {
+        posix_spawn_file_actions_destroy(&actions);
+        goto done;
+    }
+    for (i = 0; i < 3; i++) posix_spawn_file_actions_adddup2(&actions, fds[i], 3 + i);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setsigdefault(&attr, &defaults);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    rc = posix_spawn(&pid, helper, &actions, &attr, argv, environ);
+    if (rc != 0) pid = -1;
+    else __atomic_add_fetch(&vgn_helper_starts, 1, __ATOMIC_RELAXED);
+    posix_spawnattr_destroy(&attr);
+    posix_spawn_file_actions_destroy(&actions);
+done:
+    for (i = 0; i < 3; i++)
+        if (fds[i] >= 0) close(fds[i]);
+    return pid;
+}
+
+int vgn_isolate_helper_main(int argc, char **argv)
+{
+    vgn_isolated_opener opener = NULL;
+    vgn_error err;
+    struct stat st;
+    char *end = NULL;
+    unsigned long target;
+    unsigned long long size;
+    const uint8_t *data;
+    memset(&err, 0, sizeof err);
+    if (argc != 4) {
+        fprintf(stderr, "vignette-decode is run by vignette for the decoders it isolates; it takes no arguments of yours\n");
+        return 2;
+    }
+    target = strtoul(argv[2], &end, 10);
+    if (end == argv[2] || *end != '\0' || target > UINT32_MAX) return 2;
+    size = strtoull(argv[3], &end, 10);
+    if (end == argv[3] || *end != '\0' || size == 0) return 2;
+    if (strcmp(argv[1], "libheif") == 0) {
+        vgn_error ignored;
+        if (vgn_library_load(VGN_LIB_HEIF, &err) != 0) opener = NULL;
+        else opener = vgn_heif_open;
+        (void)vgn_library_load(VGN_LIB_DAV1D, &ignored); /* optional, as in the caller */
+    } else if (strcmp(argv[1], "libjxl") == 0) {
+        opener = vgn_library_load(VGN_LIB_JXL, &err) == 0 ? vgn_jxl_open : NULL;
+    } else {
+        return 2;
+    }
+    if (fstat(3, &st) != 0 || (unsigned long long)st.st_size != size || fcntl(4, F_GETFD) < 0 || fcntl(5, F_GETFD) < 0) return 2;
+    data = (const uint8_t *)mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, 3, 0);
+    if (data == MAP_FAILED) return 2;
+    close(3);
+    if (opener == NULL) {
+        vgn_iso_header header;
+        memset(&header, 0, sizeof header);
+        header.code = err.code != 0 ? err.code : VGN_E_UNSUPPORTED;
+        memcpy(header.message, err.message, sizeof header.message);
+        (void)vgn_fd_write_all(5, &header, sizeof header);
+        return 0;
+    }
+    vgn_iso_child(4, 5, opener, data, (size_t)size, (uint32_t)target);
+    return 0;
+}
+
 vgn_decoder *vgn_isolated_open(vgn_isolated_opener opener, const char *library, const uint8_t *data, size_t size,
                                uint32_t target, unsigned timeout_ms, vgn_image_info *info, vgn_error *err)
 {
@@ -266,7 +406,12 @@ vgn_decoder *vgn_isolated_open(vgn_isolated_opener opener, const char *library, 
         vgn_err_fill(err, VGN_E_IO, "cannot make a pipe for the decoder", NULL);
         return NULL;
     }
-    s->pid = fork();
+    {
+        const char *helper = __atomic_load_n(&vgn_helper_path, __ATOMIC_ACQUIRE);
+        const char *name = vgn_iso_opener_name(opener);
+        s->pid = helper != NULL && name != NULL ? vgn_iso_spawn(helper, name, data, size, target, down[0], up[1]) : -1;
+    }
+    if (s->pid < 0) s->pid = fork();
     if (s->pid < 0) {
         close(down[0]);
         close(down[1]);

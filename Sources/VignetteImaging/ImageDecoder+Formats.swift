@@ -18,6 +18,18 @@ extension ImageDecoder {
         /// How long an isolated decoder may take, from open to its last row, before it is killed.
         static let isolatedTimeout: UInt32 = 30_000
 
+        /// Where `vignette-decode` is, told to the shim once: the program the isolated decoders
+        /// start as, beside the executable (a build tree) or in `../libexec/vignette/` (an install);
+        /// without it they run in a fork of this process.
+        static let helper: String? = {
+            let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().path
+            let path = [exe + "/vignette-decode", exe + "/../libexec/vignette/vignette-decode"].first {
+                FileManager.default.isExecutableFile(atPath: $0)
+            }
+            vgn_isolate_set_helper(path)
+            return path
+        }()
+
         /// The HEIF decoder in its child, dav1d loaded first when it can be (it is optional).
         static func openHEIF(
             _ data: UnsafePointer<UInt8>, _ count: Int, target: UInt32, _ info: inout vgn_image_info, _ err: inout vgn_error
@@ -31,7 +43,8 @@ extension ImageDecoder {
         func open(_ data: UnsafePointer<UInt8>, _ count: Int, target: UInt32, _ info: inout vgn_image_info, _ err: inout vgn_error)
             -> OpaquePointer?
         {
-            switch self {
+            if self == .heif || self == .jpegXL { _ = Self.helper }
+            return switch self {
             case .gif: vgn_gif_open(data, count, &info, &err)
             case .tiff: vgn_tiff_open(data, count, target, &info, &err)
             case .bmp: vgn_bmp_open(data, count, &info, &err)

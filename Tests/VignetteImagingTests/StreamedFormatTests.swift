@@ -1,7 +1,9 @@
+import CVignetteCodecs
 import Foundation
 import Testing
 import VignetteCore
-import VignetteImaging
+
+@testable import VignetteImaging
 
 /// The streamed decoders (GIF, TIFF, BMP, ICO, TGA, PNM, HEIF/AVIF, JPEG XL, camera RAW) through
 /// `ImageThumbnailer`: header-first limits, first frames only, reduced copies, orientation.
@@ -128,6 +130,21 @@ struct StreamedFormatTests {
         #expect(psnr(small.bitmap, reference) >= 40, "\(path) at \(size) px: \(psnr(small.bitmap, reference)) dB")
         let alpha = zip(small.bitmap.pixels, reference.pixels).enumerated().filter { $0.offset % 4 == 3 }
         #expect(alpha.allSatisfy { abs(Int($0.element.0) - Int($0.element.1)) <= 8 }, "\(path): alpha differs")
+    }
+
+    /// libheif and libjxl decode in `vignette-decode`, a fresh process (built beside the tests by
+    /// `make test`), and in a fork of this one when it is not there: the same picture either way.
+    @Test(arguments: ["formats/other-images/cropped_traffic_light.jxl", "formats/other-images/hopper.avif"])
+    func isolatedDecodersRunInTheHelperProgramOrInAFork(path: String) throws {
+        let helper = try #require(
+            ImageDecoder.StreamedFormat.helper, "vignette-decode is not built beside the test binary (make test builds it)")
+        let before = vgn_isolate_helper_starts()
+        let viaHelper = try Self.fixture(path, size: 64)
+        #expect(vgn_isolate_helper_starts() > before)
+        vgn_isolate_set_helper(nil)
+        defer { vgn_isolate_set_helper(helper) }
+        let viaFork = try Self.fixture(path, size: 64)
+        #expect(viaFork.bitmap == viaHelper.bitmap)
     }
 
     @Test func anICOGivesTheEntryThatCoversTheTarget() throws {

@@ -110,6 +110,19 @@ typedef vgn_decoder *(*vgn_isolated_opener)(const uint8_t *data, size_t size, ui
 vgn_decoder *vgn_isolated_open(vgn_isolated_opener opener, const char *library, const uint8_t *data, size_t size,
                                uint32_t target, unsigned timeout_ms, vgn_image_info *info, vgn_error *err);
 
+/* Makes the children of vgn_isolated_open for libheif and libjxl start as the program at `path`
+ * (vignette-decode: a main calling vgn_isolate_helper_main) with the input in a memfd, instead of
+ * a fork of the caller, whose heap every fork maps; NULL, or a program that cannot be started,
+ * forks. Call it once, before the first open. */
+void vgn_isolate_set_helper(const char *path);
+
+/* How many children the helper program has been started for in this process (for tests). */
+unsigned long vgn_isolate_helper_starts(void);
+
+/* The helper program's main: argv is {name, "libheif"|"libjxl", target, size}, the input is in fd
+ * 3, requests come on fd 4 and answers go to fd 5, as for a forked child. */
+int vgn_isolate_helper_main(int argc, char **argv);
+
 /* Camera RAW (LibRaw): never develops the raw data. Finds the embedded preview: on VGN_OK either
  * *jpeg and *jpeg_size point at a JPEG inside `data`'s copy held by the handle (decode with the JPEG
  * path), or *decoder is a vgn_decoder over a bitmap preview (close it before the raw handle).
