@@ -63,7 +63,7 @@ group_size() { local n=0 h; for h in "${harnesses[@]}"; do [[ $h == *":$1:"* ]] 
 mkdir -p "$out/c"
 packages="libjpeg libpng freetype2 zlib liblzma libwebpdemux libtiff-4 libheif libjxl lcms2"
 cflags="-g -O1 -fno-omit-frame-pointer -ISources/CVignetteCodecs/include $(pkg-config --cflags $packages)"
-libs="$(pkg-config --libs $packages) -lgif -lraw_r -lbz2 -lzstd"
+libs="$(pkg-config --libs $packages) -lgif -lraw_r -lbz2 -lzstd -ldeflate"
 need_swift=0
 for h in "${selected[@]}"; do
     IFS=: read -r name group kind <<<"$h"
