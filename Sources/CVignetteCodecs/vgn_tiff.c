@@ -1,4 +1,11 @@
-/* vgn_tiff.c - TIFF through libtiff 4.5 (TIFFRGBAImage), from memory. See vgn_decoder.h.
+/* vgn_tiff.c - TIFF through libtiff 4.5 (TIFFRGBAImage), from memory or from a file descriptor.
+ * See vgn_decoder.h.
+ *
+ * From memory libtiff reads the caller's buffer as a mapped file; from a descriptor every read is
+ * a pread of the bytes libtiff asks for (nothing is mapped), so memory is libtiff's strip and tile
+ * buffers, not the file. The file's size is taken once at open (fstat): reads past it give nothing,
+ * as they do past the end of a buffer, and a file that shrinks under the decoder gives short reads,
+ * which libtiff reports as read errors (a truncated file), never a crash.
  *
  * open reads IFD 0 (page 1) and, when `target` > 0, the reduced-resolution copies of it (the IFDs
  * that follow it with NewSubfileType/SubfileType FILETYPE_REDUCEDIMAGE, and the SubIFDs of IFD 0);
@@ -15,10 +22,13 @@
  * per-handle handlers (the first error becomes the message, warnings are counted); libtiff's
  * allocations are bounded by VGN_TIFF_MAX_ALLOC.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <tiffio.h>
 
@@ -33,8 +43,9 @@ enum { VGN_TST_OPENED = 0, VGN_TST_DONE, VGN_TST_FAILED };
 typedef struct {
     vgn_decoder base;
     TIFF *tif;
-    const uint8_t *data;
-    size_t size;
+    const uint8_t *data; /* the caller's buffer, or NULL when reading through fd */
+    int fd;              /* the caller's descriptor (-1: from memory) */
+    uint64_t size;       /* bytes of data, or of the file when it was opened */
     uint64_t pos;
     vgn_warnings warn;
     char first_err[VGN_MSG_LEN]; /* first libtiff error since the last reset */
@@ -55,7 +66,28 @@ typedef struct {
     char fail_msg[VGN_MSG_LEN];
 } vgn_tiff;
 
-/* ---- I/O over the caller's buffer ---- */
+/* ---- I/O over the caller's buffer or descriptor ---- */
+
+/* Up to n bytes of the file at off (pread until n or end of file); -1 on a read error. */
+static int64_t vgn_tiff_pread(int fd, void *buf, uint64_t n, uint64_t off)
+{
+    uint64_t done = 0;
+    while (done < n) {
+        ssize_t k;
+        if (off + done > (uint64_t)INT64_MAX)
+            break;
+        k = pread(fd, (uint8_t *)buf + done, (size_t)(n - done), (off_t)(off + done));
+        if (k < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        if (k == 0)
+            break; /* end of file: the file is shorter than it was */
+        done += (uint64_t)k;
+    }
+    return (int64_t)done;
+}
 
 static tmsize_t vgn_tiff_read(thandle_t h, void *buf, tmsize_t n)
 {
@@ -65,7 +97,14 @@ static tmsize_t vgn_tiff_read(thandle_t h, void *buf, tmsize_t n)
         return 0;
     left = t->size - t->pos;
     k = (uint64_t)n < left ? (uint64_t)n : left;
-    memcpy(buf, t->data + t->pos, (size_t)k);
+    if (t->fd >= 0) {
+        int64_t got = vgn_tiff_pread(t->fd, buf, k, t->pos);
+        if (got < 0)
+            return -1;
+        k = (uint64_t)got; /* short: libtiff reports a read error */
+    } else {
+        memcpy(buf, t->data + t->pos, (size_t)k);
+    }
     t->pos += k;
     return (tmsize_t)k;
 }
@@ -108,6 +147,8 @@ static toff_t vgn_tiff_sizeproc(thandle_t h)
 static int vgn_tiff_map(thandle_t h, void **base, toff_t *size)
 {
     vgn_tiff *t = (vgn_tiff *)h;
+    if (t->data == NULL)
+        return 0; /* a descriptor: never mapped, libtiff reads what it needs */
     /* libtiff only reads mapped data (bit-reversed strips are copied first) */
     *base = (void *)(uintptr_t)t->data;
     *size = (toff_t)t->size;
@@ -126,11 +167,15 @@ static void vgn_tiff_unmap(thandle_t h, void *base, toff_t size)
 static void vgn_tiff_format(char *dst, const char *module, const char *fmt, va_list ap)
 {
     char text[VGN_MSG_LEN], tmp[VGN_MSG_LEN * 2];
+    const char *body = text;
     vsnprintf(text, sizeof text, fmt != NULL ? fmt : "", ap);
+    /* read from a descriptor, libtiff names the file (our "tiff") where mapped data gets no name */
+    if (strncmp(body, "tiff: ", 6) == 0)
+        body += 6;
     if (module != NULL && module[0] != '\0' && strcmp(module, "tiff") != 0)
-        snprintf(tmp, sizeof tmp, "tiff: %s: %s", module, text);
+        snprintf(tmp, sizeof tmp, "tiff: %s: %s", module, body);
     else
-        snprintf(tmp, sizeof tmp, "tiff: %s", text);
+        snprintf(tmp, sizeof tmp, "tiff: %s", body);
     vgn_copy_message(dst, tmp);
 }
 
@@ -211,6 +256,15 @@ static vgn_decoder *vgn_tiff_fail_lib(vgn_tiff *t, int fallback_code, const char
 }
 
 static int vgn_tiff_read_rows(vgn_decoder *d, uint8_t *dst, size_t stride, int max_rows, vgn_error *err);
+
+/* The bytes there are now: the buffer's size, or the file's if it has shrunk since open. */
+static uint64_t vgn_tiff_current_size(const vgn_tiff *t)
+{
+    struct stat st;
+    if (t->fd >= 0 && fstat(t->fd, &st) == 0 && st.st_size >= 0 && (uint64_t)st.st_size < t->size)
+        return (uint64_t)st.st_size;
+    return t->size;
+}
 
 /* Size and reduced-image flag of the current directory; 0 when it gives no usable size. */
 static int vgn_tiff_dir_size(TIFF *tif, uint32_t *w, uint32_t *h, int *reduced)
@@ -415,14 +469,15 @@ static int vgn_tiff_choose(vgn_tiff *t, uint32_t target, uint32_t w0, uint32_t h
     return TIFFSetDirectory(tif, best_dir);
 }
 
-/* Whether the header is cut short or points its first directory past the end of the data. */
-static int vgn_tiff_ifd0_past_end(const uint8_t *d, size_t size)
+/* Whether the header is cut short or points its first directory past the end of the data: `d` is
+ * the first `avail` bytes (16 are enough) of data of `size` bytes. */
+static int vgn_tiff_ifd0_past_end(const uint8_t *d, size_t avail, uint64_t size)
 {
     int le;
     unsigned magic;
     uint64_t off = 0;
     int i;
-    if (size < 8)
+    if (avail < 8 || size < 8)
         return 1;
     if (d[0] == 'I' && d[1] == 'I')
         le = 1;
@@ -435,7 +490,7 @@ static int vgn_tiff_ifd0_past_end(const uint8_t *d, size_t size)
         for (i = 0; i < 4; i++)
             off |= (uint64_t)d[4 + i] << (le ? 8 * i : 8 * (3 - i));
     } else if (magic == 43) {
-        if (size < 16)
+        if (avail < 16 || size < 16)
             return 1;
         for (i = 0; i < 8; i++)
             off |= (uint64_t)d[8 + i] << (le ? 8 * i : 8 * (7 - i));
@@ -445,9 +500,80 @@ static int vgn_tiff_ifd0_past_end(const uint8_t *d, size_t size)
     return off >= size;
 }
 
+/* Whether the data's header is cut short or points IFD 0 past its end (from a descriptor: the
+ * first 16 bytes read again, against the size now). */
+static int vgn_tiff_header_past_end(const vgn_tiff *t)
+{
+    uint8_t head[16];
+    int64_t got;
+    if (t->fd < 0)
+        return vgn_tiff_ifd0_past_end(t->data, (size_t)t->size, t->size);
+    got = vgn_tiff_pread(t->fd, head, t->size < sizeof head ? t->size : sizeof head, 0);
+    if (got < 0)
+        return 0; /* a read error, not a short file: libtiff's message says so */
+    return vgn_tiff_ifd0_past_end(head, (size_t)got, vgn_tiff_current_size(t));
+}
+
+/* A handle over `data` (fd -1) or over descriptor `fd` (data NULL) of `size` bytes, or NULL. */
+static vgn_tiff *vgn_tiff_new(const uint8_t *data, int fd, uint64_t size, vgn_error *err)
+{
+    vgn_tiff *t = (vgn_tiff *)calloc(1, sizeof *t);
+    if (t == NULL) {
+        vgn_err_fill(err, VGN_E_NOMEM, "out of memory", NULL);
+        return NULL;
+    }
+    t->base.read_rows = vgn_tiff_read_rows;
+    t->base.close = vgn_tiff_close;
+    t->data = data;
+    t->fd = fd;
+    t->size = size;
+    return t;
+}
+
+static vgn_decoder *vgn_tiff_start(vgn_tiff *t, uint32_t target, vgn_image_info *info, vgn_error *err);
+
 vgn_decoder *vgn_tiff_open(const uint8_t *data, size_t size, uint32_t target, vgn_image_info *info, vgn_error *err)
 {
     vgn_tiff *t;
+    if (info != NULL)
+        memset(info, 0, sizeof *info);
+    if (data == NULL || info == NULL) {
+        vgn_err_fill(err, VGN_E_STATE, "no data", NULL);
+        return NULL;
+    }
+    if ((t = vgn_tiff_new(data, -1, size, err)) == NULL)
+        return NULL;
+    return vgn_tiff_start(t, target, info, err);
+}
+
+vgn_decoder *vgn_tiff_open_fd(int fd, uint32_t target, vgn_image_info *info, vgn_error *err)
+{
+    vgn_tiff *t;
+    struct stat st;
+    if (info != NULL)
+        memset(info, 0, sizeof *info);
+    if (fd < 0 || info == NULL) {
+        vgn_err_fill(err, VGN_E_STATE, "no file", NULL);
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0) {
+        char m[VGN_MSG_LEN];
+        snprintf(m, sizeof m, "tiff: cannot read the file (%s)", strerror(errno));
+        vgn_err_fill(err, VGN_E_IO, m, NULL);
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode) || st.st_size < 0) {
+        vgn_err_fill(err, VGN_E_IO, "tiff: not a regular file", NULL);
+        return NULL;
+    }
+    if ((t = vgn_tiff_new(NULL, fd, (uint64_t)st.st_size, err)) == NULL)
+        return NULL;
+    return vgn_tiff_start(t, target, info, err);
+}
+
+/* Opens libtiff over the handle's data and reads page 1's header (and its reduced copies). */
+static vgn_decoder *vgn_tiff_start(vgn_tiff *t, uint32_t target, vgn_image_info *info, vgn_error *err)
+{
     TIFFOpenOptions *opts;
     uint32_t w0 = 0, h0 = 0, w, h;
     uint16_t spp = 1, bps = 1, photometric = 0, orientation = 1, nextra = 0;
@@ -456,33 +582,18 @@ vgn_decoder *vgn_tiff_open(const uint8_t *data, size_t size, uint32_t target, vg
     char emsg[1024];
     uint64_t band_bytes, lib_bytes, total;
 
-    if (info != NULL)
-        memset(info, 0, sizeof *info);
-    if (data == NULL || info == NULL) {
-        vgn_err_fill(err, VGN_E_STATE, "no data", NULL);
-        return NULL;
-    }
-    t = (vgn_tiff *)calloc(1, sizeof *t);
-    if (t == NULL) {
-        vgn_err_fill(err, VGN_E_NOMEM, "out of memory", NULL);
-        return NULL;
-    }
-    t->base.read_rows = vgn_tiff_read_rows;
-    t->base.close = vgn_tiff_close;
-    t->data = data;
-    t->size = size;
-
     opts = TIFFOpenOptionsAlloc();
     if (opts == NULL)
         return vgn_tiff_fail_open(t, VGN_E_NOMEM, "out of memory", err);
     TIFFOpenOptionsSetErrorHandlerExtR(opts, vgn_tiff_error_handler, t);
     TIFFOpenOptionsSetWarningHandlerExtR(opts, vgn_tiff_warning_handler, t);
     TIFFOpenOptionsSetMaxSingleMemAlloc(opts, VGN_TIFF_MAX_ALLOC);
-    t->tif = TIFFClientOpenExt("tiff", "r", (thandle_t)t, vgn_tiff_read, vgn_tiff_write, vgn_tiff_seek,
-                               vgn_tiff_closeproc, vgn_tiff_sizeproc, vgn_tiff_map, vgn_tiff_unmap, opts);
+    /* "m": a descriptor is read, never mapped */
+    t->tif = TIFFClientOpenExt("tiff", t->fd >= 0 ? "rm" : "r", (thandle_t)t, vgn_tiff_read, vgn_tiff_write,
+                               vgn_tiff_seek, vgn_tiff_closeproc, vgn_tiff_sizeproc, vgn_tiff_map, vgn_tiff_unmap, opts);
     TIFFOpenOptionsFree(opts);
     if (t->tif == NULL) {
-        if (vgn_tiff_ifd0_past_end(data, size)) {
+        if (vgn_tiff_header_past_end(t)) {
             char msg[VGN_MSG_LEN];
             vgn_copy_message(msg, t->first_err[0] ? t->first_err : "tiff: the data ends before the first directory");
             return vgn_tiff_fail_open(t, VGN_E_TRUNCATED, msg, err);
@@ -571,6 +682,7 @@ vgn_decoder *vgn_tiff_open(const uint8_t *data, size_t size, uint32_t target, vg
 static int vgn_tiff_band_truncated(vgn_tiff *t, uint32_t y0, uint32_t n)
 {
     TIFF *tif = t->tif;
+    uint64_t size = vgn_tiff_current_size(t);
     uint32_t first, last, per_plane, planes, p, k;
     if (t->tiled) {
         uint32_t tw = 0, th = 0, across;
@@ -595,7 +707,7 @@ static int vgn_tiff_band_truncated(vgn_tiff *t, uint32_t y0, uint32_t n)
         for (k = first; k <= last && k < per_plane; k++) {
             uint32_t s = p * per_plane + k;
             uint64_t off = TIFFGetStrileOffset(tif, s), cnt = TIFFGetStrileByteCount(tif, s);
-            if (off > t->size || cnt > t->size - off)
+            if (off > size || cnt > size - off)
                 return 1;
         }
     }
@@ -615,15 +727,16 @@ static int vgn_tiff_load_band(vgn_tiff *t, uint32_t y0)
         if (t->first_err[0] != '\0') {
             vgn_copy_message(m, t->first_err);
             code = vgn_tiff_classify(m, VGN_E_INVALID);
-        } else if (vgn_tiff_band_truncated(t, y0, n)) {
-            snprintf(m, sizeof m, "tiff: the data ends before rows %u to %u", y0, y0 + n - 1);
-            code = VGN_E_TRUNCATED;
         } else {
             snprintf(m, sizeof m, "tiff: cannot decode rows %u to %u", y0, y0 + n - 1);
             code = VGN_E_INVALID;
         }
-        if (code == VGN_E_INVALID && vgn_tiff_band_truncated(t, y0, n))
+        /* strips past the end: said the same way whether libtiff read memory or a file (its read
+         * errors differ between the two) */
+        if ((code == VGN_E_INVALID || code == VGN_E_TRUNCATED) && vgn_tiff_band_truncated(t, y0, n)) {
+            snprintf(m, sizeof m, "tiff: the data ends before rows %u to %u", y0, y0 + n - 1);
             code = VGN_E_TRUNCATED;
+        }
         t->state = VGN_TST_FAILED;
         t->fail_code = code;
         vgn_copy_message(t->fail_msg, m);

@@ -39,6 +39,18 @@ extension ImageDecoder {
             return vgn_isolated_open(vgn_heif_open, "libheif", data, count, target, isolatedTimeout, &info, &err)
         }
 
+        /// Whether the decoder can read a file through its descriptor (TIFF: libtiff reads the
+        /// strips and tiles it needs) rather than the file's bytes in memory.
+        public var readsFiles: Bool { self == .tiff }
+
+        /// Opens a decoder over the file open as `descriptor` (a format that `readsFiles`).
+        func open(descriptor: Int32, target: UInt32, _ info: inout vgn_image_info, _ err: inout vgn_error) -> OpaquePointer? {
+            switch self {
+            case .tiff: vgn_tiff_open_fd(descriptor, target, &info, &err)
+            default: nil
+            }
+        }
+
         /// Opens a decoder over `data` for a thumbnail whose longest side is `target`.
         func open(_ data: UnsafePointer<UInt8>, _ count: Int, target: UInt32, _ info: inout vgn_image_info, _ err: inout vgn_error)
             -> OpaquePointer?
@@ -61,6 +73,20 @@ extension ImageDecoder {
                 vgn_library_load(VGN_LIB_JXL, &err) == 0
                     ? vgn_isolated_open(vgn_jxl_open, "libjxl", data, count, target, Self.isolatedTimeout, &info, &err) : nil
             }
+        }
+    }
+
+    /// A thumbnail of the file open as `descriptor` (`size` bytes) in a format whose decoder reads
+    /// files itself (`StreamedFormat.readsFiles`): only what it needs is read, never the whole file.
+    public static func decode(
+        _ format: StreamedFormat, descriptor: Int32, size: Int, request: ThumbnailRequest, limits: ImageLimits = .standard
+    ) throws -> DecodedImage {
+        guard size > 0 else { throw VignetteError(.corrupt, "corrupt \(format.rawValue): the file is empty") }
+        guard format.readsFiles else {
+            throw VignetteError(.invalidRequest, "the \(format.rawValue) decoder reads bytes in memory, not files")
+        }
+        return try streamed(format.rawValue, request: request, limits: limits) { info, err in
+            format.open(descriptor: descriptor, target: UInt32(clamping: request.targetPixels), &info, &err)
         }
     }
 

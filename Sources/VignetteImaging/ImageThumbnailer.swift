@@ -32,32 +32,57 @@ public struct ImageThumbnailer: Sendable {
         ("net.sourceforge.netpbm.pnm", .pnm), ("public.heif-standard", .heif), ("public.jpeg-xl", .jpegXL),
     ]
 
+    /// The decoder for a type, in the order the checks must be made.
+    enum Decoder {
+        case jpeg, png, webp, cameraRaw, ico
+        case streamed(ImageDecoder.StreamedFormat)
+    }
+
+    /// The decoder that reads `type`, or nil.
+    func decoder(for type: UniformType) -> Decoder? {
+        let catalog = resolver.catalog
+        if catalog.conforms(type, to: "public.jpeg") { return .jpeg }
+        if catalog.conforms(type, to: "public.png") { return .png }
+        if catalog.conforms(type, to: "org.webmproject.webp") { return .webp }
+        // Before TIFF: most RAW formats are TIFF underneath, but their main image is the sensor data.
+        if catalog.conforms(type, to: "public.camera-raw-image") { return .cameraRaw }
+        if catalog.conforms(type, to: "com.microsoft.ico") { return .ico }
+        return Self.streamedTypes.first(where: { catalog.conforms(type, to: $0.type) }).map { .streamed($0.format) }
+    }
+
+    /// Whether files of `type` are decoded through their descriptor (`thumbnail(descriptor:…)`),
+    /// read as the decoder needs them, rather than from their whole bytes in memory.
+    public func readsFiles(of type: UniformType) -> Bool {
+        if case .streamed(let format) = decoder(for: type) { return format.readsFiles }
+        return false
+    }
+
+    /// A thumbnail of the file open as `descriptor` (`size` bytes), of a `type` whose decoder
+    /// `readsFiles(of:)`; only what the decoder needs is read.
+    public func thumbnail(descriptor: Int32, size: Int, type: UniformType, request: ThumbnailRequest) throws -> DecodedImage {
+        guard case .streamed(let format) = decoder(for: type), format.readsFiles else { throw unsupported(type) }
+        return try ImageDecoder.decode(format, descriptor: descriptor, size: size, request: request, limits: limits)
+    }
+
     /// A thumbnail of image bytes already known to be of `type`.
     public func thumbnail(bytes: [UInt8], type: UniformType, request: ThumbnailRequest) throws -> DecodedImage {
-        let catalog = resolver.catalog
+        guard let decoder = decoder(for: type) else { throw unsupported(type) }
         return try bytes.withUnsafeBytes { raw in
-            if catalog.conforms(type, to: "public.jpeg") {
-                return try ImageDecoder.jpeg(raw, request: request, limits: limits)
+            switch decoder {
+            case .jpeg: try ImageDecoder.jpeg(raw, request: request, limits: limits)
+            case .png: try ImageDecoder.png(raw, request: request, limits: limits)
+            case .webp: try ImageDecoder.webp(raw, request: request, limits: limits)
+            case .cameraRaw: try ImageDecoder.cameraRaw(raw, request: request, limits: limits)
+            case .ico: try ImageDecoder.ico(raw, request: request, limits: limits)
+            case .streamed(let format): try ImageDecoder.decode(format, raw, request: request, limits: limits)
             }
-            if catalog.conforms(type, to: "public.png") {
-                return try ImageDecoder.png(raw, request: request, limits: limits)
-            }
-            if catalog.conforms(type, to: "org.webmproject.webp") {
-                return try ImageDecoder.webp(raw, request: request, limits: limits)
-            }
-            // Before TIFF: most RAW formats are TIFF underneath, but their main image is the sensor data.
-            if catalog.conforms(type, to: "public.camera-raw-image") {
-                return try ImageDecoder.cameraRaw(raw, request: request, limits: limits)
-            }
-            if catalog.conforms(type, to: "com.microsoft.ico") {
-                return try ImageDecoder.ico(raw, request: request, limits: limits)
-            }
-            if let format = Self.streamedTypes.first(where: { catalog.conforms(type, to: $0.type) })?.format {
-                return try ImageDecoder.decode(format, raw, request: request, limits: limits)
-            }
-            throw VignetteError(
-                .unsupported,
-                "no thumbnail generator for \(type.localizedDescription) (\(type.identifier), \(catalog.preferredMIMEType(of: type)))")
         }
+    }
+
+    /// The refusal of a type no decoder here reads.
+    func unsupported(_ type: UniformType) -> VignetteError {
+        VignetteError(
+            .unsupported,
+            "no thumbnail generator for \(type.localizedDescription) (\(type.identifier), \(resolver.catalog.preferredMIMEType(of: type)))")
     }
 }

@@ -147,6 +147,56 @@ struct StreamedFormatTests {
         #expect(viaFork.bitmap == viaHelper.bitmap)
     }
 
+    /// Every TIFF fixture (the broken ones too) and the pyramid.
+    static let tiffFixtures: [String] = {
+        let folder = Fixtures.root + "/formats/tiff"
+        let files = (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []).filter {
+            $0.hasSuffix(".tif") || $0.hasSuffix(".tiff")
+        }
+        return files.sorted().map { "formats/tiff/" + $0 } + ["pyramid.tif"]
+    }()
+
+    /// The thumbnail of the fixture read through its descriptor, as files are (nil: not such a type).
+    static func thumbnailThroughDescriptor(_ path: String, size: Int, limits: ImageLimits = .standard) throws -> DecodedImage {
+        let full = Fixtures.root + "/" + path
+        let bytes = try Fixtures.bytes(path)
+        let type = resolver.resolve(bytes: bytes, filename: (path as NSString).lastPathComponent).type
+        let thumbnailer = ImageThumbnailer(resolver: resolver, limits: limits)
+        #expect(thumbnailer.readsFiles(of: type), "\(path): \(type.identifier)")
+        let fd = open(full, O_RDONLY | O_CLOEXEC)
+        #expect(fd >= 0)
+        defer { close(fd) }
+        return try thumbnailer.thumbnail(descriptor: fd, size: bytes.count, type: type, request: ThumbnailRequest(maxPixelSize: size))
+    }
+
+    @Test(arguments: tiffFixtures)
+    func aTIFFReadThroughItsDescriptorIsTheSameAsFromMemory(path: String) throws {
+        // Same pixels, warnings and kinds of error (damaged files included) either way; 64 px
+        // reads the pyramid's reduced copy.
+        for size in [64, 1 << 14] {
+            let memory = Result { try Self.fixture(path, size: size) }
+            let file = Result { try Self.thumbnailThroughDescriptor(path, size: size) }
+            switch (memory, file) {
+            case (.success(let a), .success(let b)):
+                #expect(a.sourceWidth == b.sourceWidth && a.sourceHeight == b.sourceHeight, "\(path)")
+                #expect(a.bitmap.width == b.bitmap.width && a.bitmap.pixels == b.bitmap.pixels, "\(path) at \(size) px")
+                #expect(a.warnings == b.warnings, "\(path)")
+            case (.failure(let a as VignetteError), .failure(let b as VignetteError)):
+                // The same kind ("truncated TIFF"); libtiff words some read errors differently
+                // when it reads a file rather than mapped memory.
+                #expect(a.code == b.code && a.reason.prefix { $0 != ":" } == b.reason.prefix { $0 != ":" }, "\(path): \(a) | \(b)")
+            default:
+                Issue.record("\(path) at \(size) px: \(memory) from memory, \(file) from the file")
+            }
+        }
+    }
+
+    @Test func anEmptyTIFFFileIsCorrupt() throws {
+        #expect(throws: VignetteError(.corrupt, "corrupt TIFF: the file is empty")) {
+            try ImageDecoder.decode(.tiff, descriptor: -1, size: 0, request: ThumbnailRequest(maxPixelSize: 64))
+        }
+    }
+
     @Test func anICOGivesTheEntryThatCoversTheTarget() throws {
         let small = try Self.fixture("formats/ico/python.ico", size: 16)
         let large = try Self.fixture("formats/ico/python.ico", size: 256)

@@ -36,7 +36,7 @@ typedef enum vgn_status {
     VGN_E_NOMEM       = -4, /* out of memory */
     VGN_E_LIMIT       = -5, /* a size/memory/scan/warning limit was exceeded */
     VGN_E_STATE       = -6, /* API misuse: NULL/bad argument, wrong call order */
-    VGN_E_IO          = -7  /* output could not be produced (reserved; memory I/O only today) */
+    VGN_E_IO          = -7  /* a file could not be read (vgn_tiff_open_fd), or output could not be produced */
 } vgn_status;
 
 /* Error/warning report filled by every call. */

@@ -2,7 +2,8 @@
  * vgn_decoder.h - the row-streaming decoders beyond JPEG/PNG/WebP: BMP, ICO/CUR, TGA, PNM/PAM,
  * GIF (giflib), TIFF (libtiff), HEIF/AVIF (libheif), JPEG XL (libjxl); and camera RAW previews
  * (LibRaw). The conventions of vgn_codecs.h apply (vgn_error filled by every call, no global
- * mutable state, no output on stderr, input memory owned by the caller and kept alive until close).
+ * mutable state, no output on stderr, input memory (or descriptor) owned by the caller and kept alive
+ * until close).
  *
  * Every format opens to the same handle:
  *   open       parses the header only: info->width/height is the full picture as stored (for the
@@ -77,6 +78,11 @@ vgn_decoder *vgn_gif_open(const uint8_t *data, size_t size, vgn_image_info *info
 
 /* TIFF (libtiff): the first page, or a reduced-resolution copy of it covering `target`. */
 vgn_decoder *vgn_tiff_open(const uint8_t *data, size_t size, uint32_t target, vgn_image_info *info, vgn_error *err);
+/* The same over a regular file read through `fd` (pread: nothing mapped, the file never held
+ * whole; its size is taken at open). The caller keeps fd open until close. A file that shrinks
+ * meanwhile reads short: VGN_E_TRUNCATED or VGN_E_INVALID, never a crash; VGN_E_IO when fd is not
+ * a readable regular file. */
+vgn_decoder *vgn_tiff_open_fd(int fd, uint32_t target, vgn_image_info *info, vgn_error *err);
 
 /* The libraries opened on first use instead of at start-up: libheif (which brings four video
  * codecs), libjxl (highway) and LibRaw (OpenMP) cost every process milliseconds of loading and

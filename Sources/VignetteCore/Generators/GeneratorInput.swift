@@ -83,6 +83,28 @@ public final class GeneratorInput: @unchecked Sendable {
         return bytes
     }
 
+    /// Runs `read` with a read-only descriptor of the file and its size, for a decoder that reads
+    /// only what it needs instead of the whole content; nil for bytes in memory (an upload).
+    ///
+    /// The descriptor is the opened file's, else `path` opened for the call (closed after it); a
+    /// file over `limit` bytes is refused as `contents(limit:)` refuses it.
+    public func withDescriptor<T>(limit: Int, _ read: (_ descriptor: Int32, _ size: Int) throws -> T) throws -> T? {
+        guard memory == nil, let path else { return nil }
+        let fd = try named { try opened?.descriptor ?? FileSample.openRegularFile(path) }
+        defer { if opened == nil { close(fd) } }
+        var st = stat()
+        let size = try named { () throws -> Int in
+            guard fstat(fd, &st) == 0 else { throw VignetteError.fromErrno(errno, path: path) }
+            guard Int(st.st_size) <= limit else {
+                throw VignetteError(
+                    .limitExceeded, path: path,
+                    "file is \(ByteCount.text(Int(st.st_size))), over the limit of \(ByteCount.text(limit))")
+            }
+            return Int(st.st_size)
+        }
+        return try read(fd, size)
+    }
+
     /// At most the first `count` bytes, without reading the rest of a large file.
     public func prefix(_ count: Int) throws -> [UInt8] {
         if let memory { return Array(memory.prefix(count)) }

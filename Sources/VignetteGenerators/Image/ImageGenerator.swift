@@ -19,10 +19,20 @@ public struct ImageGenerator: BuiltInGenerator, ThumbnailGenerating, PreviewGene
         self.thumbnailer = ImageThumbnailer(resolver: TypeResolver(catalog: catalog), limits: limits)
     }
 
-    /// Decodes the image at the requested size.
+    /// Decodes the image at the requested size: a file whose decoder reads files (TIFF) through its
+    /// descriptor, so that only what the decoder needs is read; anything else from its bytes.
     public func makeThumbnail(for input: GeneratorInput, request: ThumbnailRequest) throws -> GeneratedThumbnail {
-        let bytes = try input.contents(limit: imageLimits.maxFileBytes)
-        let image = try thumbnailer.thumbnail(bytes: bytes, type: input.type, request: request)
+        let image: DecodedImage
+        if thumbnailer.readsFiles(of: input.type),
+            let decoded = try input.withDescriptor(
+                limit: imageLimits.maxFileBytes,
+                { fd, size in try thumbnailer.thumbnail(descriptor: fd, size: size, type: input.type, request: request) })
+        {
+            image = decoded
+        } else {
+            image = try thumbnailer.thumbnail(
+                bytes: try input.contents(limit: imageLimits.maxFileBytes), type: input.type, request: request)
+        }
         return GeneratedThumbnail(
             bitmap: image.bitmap, warnings: image.warnings, originalSize: PixelSize(width: image.sourceWidth, height: image.sourceHeight))
     }
