@@ -8,10 +8,17 @@
  * outside the frame are transparent. A frame without any colour map is shown with a greyscale ramp
  * (index i -> grey i). Rows are streamed with DGifGetLine (one frame-width line buffer); an
  * interlaced frame is first decoded whole into a frame-size index buffer (reported in `working`).
+ *
+ * From a descriptor (vgn_gif_open_fd) giflib's small reads are served from a 64 KiB buffer filled
+ * by pread, up to the file's size at open: only what the first frame needs is read, and a file
+ * that shrinks meanwhile reads short (giflib's read error: truncated), never a crash.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <gif_lib.h>
 
@@ -19,11 +26,16 @@
 
 enum { VGN_GST_OPENED = 0, VGN_GST_DONE, VGN_GST_FAILED };
 
+#define VGN_GIF_READ_BUF 65536 /* bytes read from a descriptor at a time */
+
 typedef struct {
     vgn_decoder base;
     GifFileType *gif;
-    const uint8_t *data;
-    size_t size, pos;
+    const uint8_t *data; /* the caller's buffer, or NULL when reading through fd */
+    int fd;              /* the caller's descriptor (-1: from memory) */
+    size_t size, pos;    /* size: of data, or of the file when it was opened */
+    uint8_t *rbuf;       /* fd: bytes [rbuf_off, rbuf_off + rbuf_len) of the file */
+    size_t rbuf_off, rbuf_len;
     vgn_warnings warn;
     uint32_t fl, ft, fw, fh; /* the frame's rectangle on the canvas */
     int interlaced;
@@ -37,12 +49,42 @@ typedef struct {
     char fail_msg[VGN_MSG_LEN];
 } vgn_gif;
 
+/* giflib's read from the descriptor: n bytes at pos through the buffer, fewer at the end of the
+ * file (or on a read error). */
+static int vgn_gif_input_fd(vgn_gif *g, GifByteType *buf, int n)
+{
+    int done = 0;
+    while (done < n && g->pos < g->size) {
+        size_t k;
+        if (g->pos < g->rbuf_off || g->pos >= g->rbuf_off + g->rbuf_len) {
+            size_t want = g->size - g->pos < VGN_GIF_READ_BUF ? g->size - g->pos : VGN_GIF_READ_BUF;
+            ssize_t got;
+            do
+                got = pread(g->fd, g->rbuf, want, (off_t)g->pos);
+            while (got < 0 && errno == EINTR);
+            if (got <= 0)
+                break; /* the file is shorter than it was, or unreadable */
+            g->rbuf_off = g->pos;
+            g->rbuf_len = (size_t)got;
+        }
+        k = g->rbuf_off + g->rbuf_len - g->pos;
+        if (k > (size_t)(n - done))
+            k = (size_t)(n - done);
+        memcpy(buf + done, g->rbuf + (g->pos - g->rbuf_off), k);
+        g->pos += k;
+        done += (int)k;
+    }
+    return done;
+}
+
 static int vgn_gif_input(GifFileType *gif, GifByteType *buf, int n)
 {
     vgn_gif *g = (vgn_gif *)gif->UserData;
     size_t left, k;
     if (g == NULL || n <= 0)
         return 0;
+    if (g->fd >= 0)
+        return vgn_gif_input_fd(g, buf, n);
     left = g->size - g->pos;
     k = (size_t)n < left ? (size_t)n : left;
     memcpy(buf, g->data + g->pos, k);
@@ -84,6 +126,7 @@ static void vgn_gif_close(vgn_decoder *d)
     }
     free(g->line);
     free(g->frame);
+    free(g->rbuf);
     free(g);
 }
 
@@ -105,30 +148,73 @@ static int vgn_gif_fail(vgn_gif *g, int e)
 
 static int vgn_gif_read_rows(vgn_decoder *d, uint8_t *dst, size_t stride, int max_rows, vgn_error *err);
 
-vgn_decoder *vgn_gif_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err)
+/* A handle over `data` (fd -1) or descriptor `fd` (data NULL) of `size` bytes, or NULL. */
+static vgn_gif *vgn_gif_new(const uint8_t *data, int fd, size_t size, vgn_error *err)
 {
-    vgn_gif *g;
-    int e = 0, transparent = -1, i, count;
-    GifRecordType rt;
-    const ColorMapObject *cmap;
-    uint64_t cw, ch;
-    char msg[VGN_MSG_LEN];
-
-    if (info != NULL)
-        memset(info, 0, sizeof *info);
-    if (data == NULL || info == NULL) {
-        vgn_err_fill(err, VGN_E_STATE, "no data", NULL);
-        return NULL;
-    }
-    g = (vgn_gif *)calloc(1, sizeof *g);
-    if (g == NULL) {
+    vgn_gif *g = (vgn_gif *)calloc(1, sizeof *g);
+    if (g == NULL || (fd >= 0 && (g->rbuf = (uint8_t *)malloc(VGN_GIF_READ_BUF)) == NULL)) {
+        free(g);
         vgn_err_fill(err, VGN_E_NOMEM, "out of memory", NULL);
         return NULL;
     }
     g->base.read_rows = vgn_gif_read_rows;
     g->base.close = vgn_gif_close;
     g->data = data;
+    g->fd = fd;
     g->size = size;
+    return g;
+}
+
+static vgn_decoder *vgn_gif_start(vgn_gif *g, vgn_image_info *info, vgn_error *err);
+
+vgn_decoder *vgn_gif_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err)
+{
+    vgn_gif *g;
+    if (info != NULL)
+        memset(info, 0, sizeof *info);
+    if (data == NULL || info == NULL) {
+        vgn_err_fill(err, VGN_E_STATE, "no data", NULL);
+        return NULL;
+    }
+    if ((g = vgn_gif_new(data, -1, size, err)) == NULL)
+        return NULL;
+    return vgn_gif_start(g, info, err);
+}
+
+vgn_decoder *vgn_gif_open_fd(int fd, vgn_image_info *info, vgn_error *err)
+{
+    vgn_gif *g;
+    struct stat st;
+    if (info != NULL)
+        memset(info, 0, sizeof *info);
+    if (fd < 0 || info == NULL) {
+        vgn_err_fill(err, VGN_E_STATE, "no file", NULL);
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0) {
+        char m[VGN_MSG_LEN];
+        snprintf(m, sizeof m, "gif: cannot read the file (%s)", strerror(errno));
+        vgn_err_fill(err, VGN_E_IO, m, NULL);
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode) || st.st_size < 0 || (uint64_t)st.st_size > SIZE_MAX) {
+        vgn_err_fill(err, VGN_E_IO, "gif: not a regular file", NULL);
+        return NULL;
+    }
+    if ((g = vgn_gif_new(NULL, fd, (size_t)st.st_size, err)) == NULL)
+        return NULL;
+    return vgn_gif_start(g, info, err);
+}
+
+/* Reads the GIF's header up to the first image descriptor. */
+static vgn_decoder *vgn_gif_start(vgn_gif *g, vgn_image_info *info, vgn_error *err)
+{
+    int e = 0, transparent = -1, i, count;
+    GifRecordType rt;
+    const ColorMapObject *cmap;
+    uint64_t cw, ch;
+    char msg[VGN_MSG_LEN];
+
     g->gif = DGifOpen(g, vgn_gif_input, &e);
     if (g->gif == NULL) {
         vgn_gif_lib_msg(msg, e);
@@ -231,7 +317,8 @@ vgn_decoder *vgn_gif_open(const uint8_t *data, size_t size, vgn_image_info *info
 
     g->base.width = (uint32_t)cw;
     g->base.height = (uint32_t)ch;
-    g->base.working = (size_t)g->fw + (g->interlaced ? (size_t)g->fw * g->fh : 0);
+    g->base.working =
+        (size_t)g->fw + (g->interlaced ? (size_t)g->fw * g->fh : 0) + (g->rbuf != NULL ? VGN_GIF_READ_BUF : 0);
 
     info->width = (uint32_t)cw;
     info->height = (uint32_t)ch;

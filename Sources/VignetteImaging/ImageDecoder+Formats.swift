@@ -40,13 +40,15 @@ extension ImageDecoder {
         }
 
         /// Whether the decoder can read a file through its descriptor (TIFF: libtiff reads the
-        /// strips and tiles it needs) rather than the file's bytes in memory.
-        public var readsFiles: Bool { self == .tiff }
+        /// strips and tiles it needs; GIF: up to the first frame's end) rather than the file's
+        /// bytes in memory.
+        public var readsFiles: Bool { self == .tiff || self == .gif }
 
         /// Opens a decoder over the file open as `descriptor` (a format that `readsFiles`).
         func open(descriptor: Int32, target: UInt32, _ info: inout vgn_image_info, _ err: inout vgn_error) -> OpaquePointer? {
             switch self {
             case .tiff: vgn_tiff_open_fd(descriptor, target, &info, &err)
+            case .gif: vgn_gif_open_fd(descriptor, &info, &err)
             default: nil
             }
         }

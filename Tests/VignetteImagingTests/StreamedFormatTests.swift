@@ -147,16 +147,17 @@ struct StreamedFormatTests {
         #expect(viaFork.bitmap == viaHelper.bitmap)
     }
 
-    /// Every TIFF fixture (the broken ones too) and the pyramid.
-    static let tiffFixtures: [String] = {
-        let folder = Fixtures.root + "/formats/tiff"
-        let files = (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []).filter {
-            $0.hasSuffix(".tif") || $0.hasSuffix(".tiff")
-        }
-        return files.sorted().map { "formats/tiff/" + $0 } + ["pyramid.tif"]
+    /// Every TIFF and GIF fixture (the broken ones too) and the pyramid: the formats whose
+    /// decoders read files through their descriptor.
+    static let fileReadFixtures: [String] = {
+        let suffixes = [".tif", ".tiff", ".gif"]
+        return ["tiff", "gif"].flatMap { folder in
+            let files = (FileManager.default.enumerator(atPath: Fixtures.root + "/formats/" + folder)?.allObjects as? [String] ?? [])
+            return files.filter { file in suffixes.contains { file.hasSuffix($0) } }.sorted().map { "formats/\(folder)/" + $0 }
+        } + ["pyramid.tif"]
     }()
 
-    /// The thumbnail of the fixture read through its descriptor, as files are (nil: not such a type).
+    /// The thumbnail of the fixture read through its descriptor, as files are.
     static func thumbnailThroughDescriptor(_ path: String, size: Int, limits: ImageLimits = .standard) throws -> DecodedImage {
         let full = Fixtures.root + "/" + path
         let bytes = try Fixtures.bytes(path)
@@ -169,8 +170,8 @@ struct StreamedFormatTests {
         return try thumbnailer.thumbnail(descriptor: fd, size: bytes.count, type: type, request: ThumbnailRequest(maxPixelSize: size))
     }
 
-    @Test(arguments: tiffFixtures)
-    func aTIFFReadThroughItsDescriptorIsTheSameAsFromMemory(path: String) throws {
+    @Test(arguments: fileReadFixtures)
+    func aTIFFOrGIFReadThroughItsDescriptorIsTheSameAsFromMemory(path: String) throws {
         // Same pixels, warnings and kinds of error (damaged files included) either way; 64 px
         // reads the pyramid's reduced copy.
         for size in [64, 1 << 14] {
@@ -191,9 +192,12 @@ struct StreamedFormatTests {
         }
     }
 
-    @Test func anEmptyTIFFFileIsCorrupt() throws {
+    @Test func anEmptyTIFFOrGIFFileIsCorrupt() throws {
         #expect(throws: VignetteError(.corrupt, "corrupt TIFF: the file is empty")) {
             try ImageDecoder.decode(.tiff, descriptor: -1, size: 0, request: ThumbnailRequest(maxPixelSize: 64))
+        }
+        #expect(throws: VignetteError(.corrupt, "corrupt GIF: the file is empty")) {
+            try ImageDecoder.decode(.gif, descriptor: -1, size: 0, request: ThumbnailRequest(maxPixelSize: 64))
         }
     }
 

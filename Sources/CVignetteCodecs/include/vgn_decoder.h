@@ -75,6 +75,9 @@ vgn_decoder *vgn_pnm_open(const uint8_t *data, size_t size, vgn_image_info *info
 /* GIF (giflib): the first frame composed on the logical screen (transparent elsewhere), interlaced
  * or not; the rest of the file is never read. info->width/height is the logical screen. */
 vgn_decoder *vgn_gif_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
+/* The same over a regular file read through `fd` (pread into a 64 KiB buffer, up to the file's size
+ * at open; the caller keeps fd open until close); VGN_E_IO when fd is not a regular file. */
+vgn_decoder *vgn_gif_open_fd(int fd, vgn_image_info *info, vgn_error *err);
 
 /* TIFF (libtiff): the first page, or a reduced-resolution copy of it covering `target`. */
 vgn_decoder *vgn_tiff_open(const uint8_t *data, size_t size, uint32_t target, vgn_image_info *info, vgn_error *err);

@@ -19,7 +19,7 @@ public struct ImageGenerator: BuiltInGenerator, ThumbnailGenerating, PreviewGene
         self.thumbnailer = ImageThumbnailer(resolver: TypeResolver(catalog: catalog), limits: limits)
     }
 
-    /// Decodes the image at the requested size: a file whose decoder reads files (TIFF) through its
+    /// Decodes the image at the requested size: a file whose decoder reads files (TIFF, GIF) through its
     /// descriptor, so that only what the decoder needs is read; anything else from its bytes.
     public func makeThumbnail(for input: GeneratorInput, request: ThumbnailRequest) throws -> GeneratedThumbnail {
         let image: DecodedImage
