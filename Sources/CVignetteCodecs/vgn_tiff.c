@@ -751,6 +751,13 @@ static void vgn_tiff_emit(const vgn_tiff *t, const uint32_t *src, uint8_t *o)
 {
     uint32_t x, w = t->base.width;
     int unpremultiply = t->img.alpha != 0;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* libtiff packs R, G, B, A from the low byte up: in memory, already our RGBA order */
+    if (!unpremultiply) {
+        memcpy(o, src, (size_t)w * 4);
+        return;
+    }
+#endif
     for (x = 0; x < w; x++, o += 4) {
         uint32_t v = src[x];
         unsigned r = TIFFGetR(v), g = TIFFGetG(v), b = TIFFGetB(v), a = TIFFGetA(v);
