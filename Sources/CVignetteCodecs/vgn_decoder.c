@@ -22,6 +22,11 @@ size_t vgn_decoder_working_bytes(const vgn_decoder *d)
     return d != NULL ? d->working : 0;
 }
 
+int vgn_decoder_opaque(const vgn_decoder *d)
+{
+    return d != NULL && d->opaque;
+}
+
 int vgn_decoder_read_rows(vgn_decoder *d, uint8_t *dst, size_t stride, int max_rows, vgn_error *err)
 {
     if (d == NULL || dst == NULL || max_rows < 0 || stride < (size_t)d->width * 4) {

@@ -66,6 +66,7 @@ struct vgn_decoder {
     const uint8_t *icc;     /* the embedded ICC profile (owned by the codec's handle), or NULL */
     size_t icc_size;
     int icc_cmyk;           /* 1: a CMYK profile the codec applies itself once given cmyk_transform */
+    int opaque;             /* 1: every row's alpha is 255 (vgn_decoder_opaque) */
     const struct vgn_icc *cmyk_transform; /* set by vgn_decoder_set_cmyk_transform before the first read */
 };
 

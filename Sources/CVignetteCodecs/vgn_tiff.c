@@ -642,6 +642,7 @@ static vgn_decoder *vgn_tiff_start(vgn_tiff *t, uint32_t target, vgn_image_info 
         return vgn_tiff_fail_open(t, vgn_tiff_classify(emsg, VGN_E_UNSUPPORTED), emsg, err);
     }
     t->img_ok = 1;
+    t->base.opaque = t->img.alpha == 0; /* libtiff's raster then has 255 in every alpha byte */
     if (t->img.width != w || t->img.height != h)
         return vgn_tiff_fail_open(t, VGN_E_INVALID, "inconsistent TIFF image size", err);
     /* stored order: libtiff flips nothing, the caller applies the orientation */

@@ -19,8 +19,9 @@ public final class Downscaler {
     let vKernel: ResampleKernel?
     /// Box sums of the current band of rows (4 channels per intermediate column; 64-bit so huge boxes cannot overflow).
     var accumulator: [UInt64]
-    /// Opaque input with a vertical box: plain per-byte column sums of the band, a loop the
-    /// compiler vectorises; collapsed horizontally once per band instead of once per row.
+    /// Opaque input with a vertical box (no alpha channel, or RGBA known to be opaque): plain
+    /// per-byte column sums of the band, a loop the compiler vectorises; collapsed horizontally
+    /// once per band instead of once per row.
     let columnFirst: Bool
     var columns: [UInt32]
     var rowsInBand = 0
@@ -34,8 +35,12 @@ public final class Downscaler {
     ///
     /// `extent` is the true size of the picture in input pixels when it is smaller than the
     /// input (a JPEG scaled by 1/4 whose height was not a multiple of 4 has a last row that is
-    /// only partly picture): the scale comes from it, so the thumbnail is not shifted.
-    public init(inWidth: Int, inHeight: Int, channels: Int, outWidth: Int, outHeight: Int, extent: (width: Double, height: Double)? = nil) {
+    /// only partly picture): the scale comes from it, so the thumbnail is not shifted. `opaque`
+    /// says 4-byte pixels all have alpha 255 (then it is not read): colour is averaged alone.
+    public init(
+        inWidth: Int, inHeight: Int, channels: Int, outWidth: Int, outHeight: Int, extent: (width: Double, height: Double)? = nil,
+        opaque: Bool = false
+    ) {
         precondition([1, 3, 4].contains(channels), "channels must be 1, 3 or 4")
         precondition(inWidth > 0 && inHeight > 0 && outWidth > 0 && outHeight > 0, "sizes must be positive")
         self.inWidth = inWidth
@@ -58,7 +63,7 @@ public final class Downscaler {
             midHeight == outHeight && Double(boxY * outHeight) == trueHeight
             ? nil : ResampleKernel(inSize: midHeight, outSize: outHeight, scale: trueHeight / Double(boxY * outHeight))
         accumulator = [UInt64](repeating: 0, count: midWidth * 4)
-        columnFirst = channels != 4 && boxY > 1
+        columnFirst = (channels != 4 || opaque) && boxY > 1
         columns = [UInt32](repeating: 0, count: columnFirst ? inWidth * channels : 0)
         midRow = [Float](repeating: 0, count: midWidth * 4)
         rows = [Float](repeating: 0, count: outWidth * 4 * midHeight)
@@ -114,6 +119,11 @@ public final class Downscaler {
                     if channels == 3 {
                         while x < end {
                             r &+= UInt64(col[x * 3]); g &+= UInt64(col[x * 3 + 1]); b &+= UInt64(col[x * 3 + 2])
+                            x += 1
+                        }
+                    } else if channels == 4 {
+                        while x < end {
+                            r &+= UInt64(col[x * 4]); g &+= UInt64(col[x * 4 + 1]); b &+= UInt64(col[x * 4 + 2])
                             x += 1
                         }
                     } else {

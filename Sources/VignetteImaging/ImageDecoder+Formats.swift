@@ -237,7 +237,8 @@ extension ImageDecoder {
             var extent = (width: 0.0, height: 0.0)
             vgn_decoder_extent(decoder, &extent.width, &extent.height)
             let scaler = Downscaler(
-                inWidth: width, inHeight: height, channels: 4, outWidth: target.width, outHeight: target.height, extent: extent)
+                inWidth: width, inHeight: height, channels: 4, outWidth: target.width, outHeight: target.height, extent: extent,
+                opaque: vgn_decoder_opaque(decoder) != 0)
             try stream(into: scaler, rowBytes: width * 4, format: format, err: &err) { buffer, stride, count, err in
                 vgn_decoder_read_rows(decoder, buffer, stride, count, &err)
             }

@@ -48,6 +48,13 @@ struct DownscalerTests {
         let a = run(rgba, 4)
         let b = run(rgb, 3)
         #expect(zip(a.pixels, b.pixels).allSatisfy { abs(Int($0) - Int($1)) <= 1 })
+        // RGBA said to be opaque (a TIFF without alpha) takes the column-first path: exactly the
+        // per-row path's pixels, whatever its alpha bytes hold.
+        let colour: [UInt8] = (0..<(40 * 30 * 4)).map { (i: Int) -> UInt8 in i % 4 == 3 ? 255 : UInt8(truncatingIfNeeded: i * 37) }
+        let opaque = Downscaler(inWidth: 40, inHeight: 30, channels: 4, outWidth: 10, outHeight: 7, opaque: true)
+        colour.withUnsafeBufferPointer { opaque.push($0.baseAddress!, stride: 40 * 4, count: 30) }
+        #expect(opaque.columnFirst)
+        #expect(opaque.finish() == run(colour, 4))
     }
 
     @Test func outputSizeKeepsTheAspectAndNeverEnlargesUnlessAsked() {

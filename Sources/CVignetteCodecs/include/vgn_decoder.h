@@ -39,6 +39,9 @@ void vgn_decoder_size(const vgn_decoder *d, uint32_t *width, uint32_t *height);
  * boxes are partial (an AVIF shrunk 6 times from 3088 pixels is 515 wide, the picture 514.67). */
 void vgn_decoder_extent(const vgn_decoder *d, double *width, double *height);
 size_t vgn_decoder_working_bytes(const vgn_decoder *d);
+/* 1 when the codec knows every pixel's alpha will be 255 (a TIFF without an alpha sample), so the
+ * caller can average colour alone; 0 when it may not be, or the codec does not say. */
+int vgn_decoder_opaque(const vgn_decoder *d);
 int vgn_decoder_read_rows(vgn_decoder *d, uint8_t *dst, size_t stride, int max_rows, vgn_error *err);
 void vgn_decoder_close(vgn_decoder *d);
 
