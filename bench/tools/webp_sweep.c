@@ -2,7 +2,8 @@
    method 4, sharp YUV) with overrides. With no overrides its output is byte-identical to `vignette thumbnail -f webp`.
      webp_sweep IN.rgb W H OUT.webp QUALITY [NAME=VALUE ...]
    NAME: preset (default|photo|picture|drawing|text, applied first), m, sns, f, sharpness, af, segments, pass,
-   sharp_yuv, filter_type, preprocessing (cwebp's option names). REPS=N: print the mean milliseconds an encode. */
+   sharp_yuv, filter_type, preprocessing (cwebp's option names); argb=1 imports the pixels as ARGB, so the RGB->YUV
+   conversion happens in WebPEncode, where sharp_yuv applies (vgn_webp.c imports as YUV: its sharp_yuv does nothing). REPS=N: print the mean milliseconds an encode. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,7 @@ static int encode(const uint8_t *rgb, int w, int h, float quality, int argc, cha
                      : !strcmp(v, "text")    ? WEBP_PRESET_TEXT
                                              : WEBP_PRESET_PHOTO;
         }
+    int argb = 0;
     WebPConfig c;
     if (!WebPConfigPreset(&c, preset, quality)) return 1;
     c.method = 4;
@@ -39,6 +41,7 @@ static int encode(const uint8_t *rgb, int w, int h, float quality, int argc, cha
         snprintf(name, sizeof name, "%.*s", (int)(eq - argv[i]), argv[i]);
         int v = atoi(eq + 1);
         if (!strcmp(name, "preset")) continue;
+        else if (!strcmp(name, "argb")) argb = v;
         else if (!strcmp(name, "m")) c.method = v;
         else if (!strcmp(name, "sns")) c.sns_strength = v;
         else if (!strcmp(name, "f")) c.filter_strength = v;
@@ -54,7 +57,7 @@ static int encode(const uint8_t *rgb, int w, int h, float quality, int argc, cha
     if (!WebPValidateConfig(&c)) { fprintf(stderr, "invalid configuration\n"); return 2; }
     WebPPicture p;
     if (!WebPPictureInit(&p)) return 1;
-    p.use_argb = 0;
+    p.use_argb = argb;
     p.width = w;
     p.height = h;
     if (!WebPPictureImportRGB(&p, rgb, w * 3)) return 1;
