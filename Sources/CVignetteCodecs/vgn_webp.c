@@ -205,7 +205,9 @@ int vgn_webp_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size
         return VGN_E_STATE;
     }
     config.method = 4;
-    /* Sharp RGB->YUV keeps thin coloured edges, which thumbnails are full of, at a small cost. */
+    /* No effect as things stand: WebPPictureImportRGB below (use_argb = 0) converts to YUV at import, and libwebp
+     * applies sharp RGB->YUV only when it converts inside WebPEncode (use_argb = 1). Made effective it costs 7 %
+     * more bytes at matched luma SSIM and 1.5x the encode time (bench/encoder-sweep.sh, bench/RESULTS.md issue 19). */
     config.use_sharp_yuv = 1;
     if (lossless) {
         config.lossless = 1;
