@@ -205,10 +205,9 @@ int vgn_webp_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size
         return VGN_E_STATE;
     }
     config.method = 4;
-    /* No effect as things stand: WebPPictureImportRGB below (use_argb = 0) converts to YUV at import, and libwebp
-     * applies sharp RGB->YUV only when it converts inside WebPEncode (use_argb = 1). Made effective it costs 7 %
-     * more bytes at matched luma SSIM and 1.5x the encode time (bench/encoder-sweep.sh, bench/RESULTS.md issue 19). */
-    config.use_sharp_yuv = 1;
+    /* No use_sharp_yuv: WebPPictureImportRGB below converts to YUV at import, and libwebp applies sharp
+     * RGB->YUV only when it converts inside WebPEncode (use_argb = 1). Made effective it costs 7 % more
+     * bytes at matched luma SSIM and 1.5x the encode time (bench/encoder-sweep.sh, bench/RESULTS.md issue 19). */
     if (lossless) {
         config.lossless = 1;
         config.exact = 0;

@@ -132,7 +132,7 @@ int vgn_webp_decode_first_frame(const uint8_t *data, size_t size, uint8_t *dst, 
                                 vgn_error *err);
 
 /* Encodes RGB (channels 3) or RGBA (channels 4) as WebP: lossy at quality 0..100 (libwebp's photo
- * preset, method 4, sharp RGB->YUV), or lossless when `lossless` is non-zero. Alpha is kept. */
+ * preset, method 4), or lossless when `lossless` is non-zero. Alpha is kept. */
 int vgn_webp_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int channels, int quality,
                     int lossless, uint8_t **out, size_t *out_size, vgn_error *err);
 
