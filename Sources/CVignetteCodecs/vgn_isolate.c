@@ -269,6 +269,11 @@ static const char *vgn_iso_opener_name(vgn_isolated_opener opener)
     return NULL;
 }
 
+int vgn_isolate_uses_helper(vgn_isolated_opener opener)
+{
+    return __atomic_load_n(&vgn_helper_path, __ATOMIC_ACQUIRE) != NULL && vgn_iso_opener_name(opener) != NULL;
+}
+
 /* Starts the helper with `data` in a memfd on fd 3, requests on fd 4 and answers on fd 5: its
  * pid, or -1 (then the caller forks instead). */
 static pid_t vgn_iso_spawn(const char *helper, const char *name, const uint8_t *data, size_t size, uint32_t target,

@@ -35,8 +35,14 @@ extension ImageDecoder {
             _ data: UnsafePointer<UInt8>, _ count: Int, target: UInt32, _ info: inout vgn_image_info, _ err: inout vgn_error
         ) -> OpaquePointer? {
             var ignored = vgn_error()
-            _ = vgn_library_load(VGN_LIB_DAV1D, &ignored)
+            if vgn_isolate_uses_helper(vgn_heif_open) == 0 { _ = vgn_library_load(VGN_LIB_DAV1D, &ignored) }
             return vgn_isolated_open(vgn_heif_open, "libheif", data, count, target, isolatedTimeout, &info, &err)
+        }
+
+        /// Loads `library` here when its child will be a fork (which must not load it itself: another
+        /// thread may hold the loader's lock at the fork); the helper program loads its own.
+        static func loadForChild(_ library: vgn_library, _ opener: vgn_isolated_opener, _ err: inout vgn_error) -> Bool {
+            vgn_isolate_uses_helper(opener) != 0 || vgn_library_load(library, &err) == 0
         }
 
         /// Whether the decoder can read a file through its descriptor (TIFF: libtiff reads the
@@ -66,13 +72,14 @@ extension ImageDecoder {
             case .pnm: vgn_pnm_open(data, count, &info, &err)
             // libheif's codecs and libjxl print on stderr, and their bitstream decoders are large
             // C/C++: they run in a child (vgn_isolated_open), as LibRaw does.
-            // Both are loaded on first use (vgn_library_load), here rather than in the child; so is
-            // dav1d, which decodes the AV1 pictures itself when it loads (vgn_av1.c), else libheif does.
+            // Both are loaded on first use (vgn_library_load): by the helper program, or here when
+            // the child is a fork; so is dav1d, which decodes the AV1 pictures itself when it loads
+            // (vgn_av1.c), else libheif does.
             case .heif:
-                vgn_library_load(VGN_LIB_HEIF, &err) == 0
+                Self.loadForChild(VGN_LIB_HEIF, vgn_heif_open, &err)
                     ? Self.openHEIF(data, count, target: target, &info, &err) : nil
             case .jpegXL:
-                vgn_library_load(VGN_LIB_JXL, &err) == 0
+                Self.loadForChild(VGN_LIB_JXL, vgn_jxl_open, &err)
                     ? vgn_isolated_open(vgn_jxl_open, "libjxl", data, count, target, Self.isolatedTimeout, &info, &err) : nil
             }
         }

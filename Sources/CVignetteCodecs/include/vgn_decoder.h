@@ -128,6 +128,10 @@ vgn_decoder *vgn_isolated_open(vgn_isolated_opener opener, const char *library, 
  * forks. Call it once, before the first open. */
 void vgn_isolate_set_helper(const char *path);
 
+/* 1 when vgn_isolated_open(opener, ...) will start the helper program, which loads the opener's
+ * library itself: the caller then need not load it (a fork needs it loaded beforehand). */
+int vgn_isolate_uses_helper(vgn_isolated_opener opener);
+
 /* How many children the helper program has been started for in this process (for tests). */
 unsigned long vgn_isolate_helper_starts(void);
 
