@@ -131,13 +131,15 @@ let package = Package(
         testTarget(
             "VignetteServerTests",
             [
-                "VignetteServer", "VignetteCore", "VignetteGenerators", "VignetteImaging", "VignetteCache",
+                "VignetteServer", "VignetteCore", "VignetteGenerators", "VignetteImaging", "VignetteCache", "VignetteTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ], fixtures: true),
         testTarget("VignetteFuzzingTests", ["VignetteFuzzing"]),
         testTarget("VignetteBatchTests", ["VignetteBatch", "VignetteCache"]),
-        testTarget("VignetteCLITests", ["VignetteCore", "VignetteCLI", "VignetteCache", "VignetteImaging"]),
+        testTarget("VignetteCLITests", ["VignetteCore", "VignetteCLI", "VignetteCache", "VignetteImaging", "VignetteTestSupport"]),
+        // What more than one test target uses (a raw loopback socket); not a product.
+        .target(name: "VignetteTestSupport", path: "Tests/VignetteTestSupport", swiftSettings: strictSettings),
     ]
 )

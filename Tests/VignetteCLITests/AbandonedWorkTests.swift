@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VignetteTestSupport
 
 /// A request that times out stops its work (issue 17): a 99 MP decode used to run on for
 /// seconds after its 504, and an external program to its own end.

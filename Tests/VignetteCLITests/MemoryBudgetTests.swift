@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import VignetteTestSupport
 
 /// Decode memory is admitted before it is spent (issue 17): a 388 KB interlaced 9990 × 9990
 /// RGBA PNG needs a 400 MB Adam7 buffer; two at once took 827 MB.

@@ -3,6 +3,7 @@ import Testing
 import VignetteCache
 import VignetteCore
 import VignetteImaging
+import VignetteTestSupport
 
 /// Every edge goes through the one thumbnail pipeline: the service draws what the CLI draws, and
 /// the cache records what the pipeline learnt about the image.

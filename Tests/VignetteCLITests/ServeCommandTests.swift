@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VignetteTestSupport
 
 /// A `vignette serve` process on a free port, its stdout read until it says where it listens.
 final class ServeProcess: @unchecked Sendable {

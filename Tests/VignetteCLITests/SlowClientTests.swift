@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VignetteTestSupport
 
 /// Slow and stalled clients against the real `vignette serve`: they are cut off, and others are
 /// served meanwhile.

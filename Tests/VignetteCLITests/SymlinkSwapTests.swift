@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VignetteTestSupport
 
 /// The attack from issue 17: while a request waits for the only worker, its file is replaced
 /// by a symbolic link out of the root. The answer must come from the file the request opened.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VignetteTestSupport
 
 /// Uploads are admitted (a worker slot reserved) before their bodies are read, and bodies wait
 /// on disk, not in memory: the attack from issue 17 where ten stalled 62 MiB uploads took the

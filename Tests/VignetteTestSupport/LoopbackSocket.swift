@@ -1,11 +1,12 @@
 import Foundation
 
-/// A blocking TCP connection to 127.0.0.1, for driving a real server byte by byte.
-final class LoopbackSocket {
+/// A blocking TCP connection to 127.0.0.1, for driving a real server byte by byte (shared by the
+/// CLI and server tests).
+public final class LoopbackSocket {
     private let fd: Int32
 
     /// Connects to `port`; every read waits at most `timeout` seconds (a hang guard).
-    init?(port: Int, timeout: Int = 30) {
+    public init?(port: Int, timeout: Int = 30) {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return nil }
         var tv = timeval(tv_sec: timeout, tv_usec: 0)
@@ -26,7 +27,7 @@ final class LoopbackSocket {
     deinit { close(fd) }
 
     /// Sends all of `bytes`.
-    func send(_ bytes: [UInt8]) {
+    public func send(_ bytes: [UInt8]) {
         var sent = 0
         while sent < bytes.count {
             let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -37,7 +38,7 @@ final class LoopbackSocket {
 
     /// Whether the peer closes the connection (or resets it) before the read timeout, discarding
     /// whatever it sends first.
-    func waitForClose() -> Bool {
+    public func waitForClose() -> Bool {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
@@ -47,22 +48,22 @@ final class LoopbackSocket {
     }
 
     /// Whether the peer has closed the connection already (a read that does not wait).
-    var isClosedByPeer: Bool {
+    public var isClosedByPeer: Bool {
         var byte: UInt8 = 0
         let n = recv(fd, &byte, 1, Int32(MSG_DONTWAIT | MSG_PEEK))
         return n == 0 || (n < 0 && errno == ECONNRESET)
     }
 
     /// Closes our sending side (the server reads end of stream).
-    func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
+    public func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
 
     /// Sends `bytes`; false when the connection is gone.
-    func trySend(_ bytes: [UInt8]) -> Bool {
+    public func trySend(_ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
     }
 
     /// Everything until the peer closes (or the read timeout).
-    func readToEnd() -> [UInt8] {
+    public func readToEnd() -> [UInt8] {
         var result: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -74,7 +75,7 @@ final class LoopbackSocket {
     }
 
     /// One GET with `Connection: close`; the whole response.
-    static func get(port: Int, _ path: String) -> String? {
+    public static func get(port: Int, _ path: String) -> String? {
         guard let socket = LoopbackSocket(port: port) else { return nil }
         socket.send(Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
         return String(decoding: socket.readToEnd(), as: UTF8.self)
@@ -82,7 +83,7 @@ final class LoopbackSocket {
 
     /// One GET with `Connection: close`: the status line and headers, and the body's bytes;
     /// `timeout` seconds at most between two reads.
-    static func fetch(port: Int, _ path: String, timeout: Int = 30) -> (head: String, body: [UInt8])? {
+    public static func fetch(port: Int, _ path: String, timeout: Int = 30) -> (head: String, body: [UInt8])? {
         guard let socket = LoopbackSocket(port: port, timeout: timeout) else { return nil }
         socket.send(Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
         let bytes = socket.readToEnd()
