@@ -55,6 +55,16 @@ private func fingerprint(_ catalog: TypeCatalog) -> [String] {
     return lines
 }
 
+/// Asks a catalog everything (every type's ancestors, names and MIME types; names; a resolution).
+private func exercise(_ catalog: TypeCatalog) {
+    for id in catalog.identifiers {
+        guard let type = catalog.type(withIdentifier: id) else { continue }
+        _ = (catalog.supertypes(of: type), catalog.mimeTypes(of: type), catalog.genericIcon(of: type), catalog.magicPriority(of: type))
+    }
+    for name in ["a.acme", "A.ACS", "sketch-1.dat", "a.png", "Makefile", "a.tar.gz"] { _ = catalog.nameMatches(forFilename: name) }
+    _ = TypeResolver(catalog: catalog).resolve(bytes: Array("ACME".utf8) + [0, 1, 2], filename: "a.bin")
+}
+
 /// The identity of the file at `path` (inode and modification time): whether it was replaced.
 private func identity(_ path: String) -> String {
     var st = stat()
@@ -120,10 +130,11 @@ struct TypeCatalogCacheTests {
         }
         #expect(TypeCatalog.decodeMerged(bytes + [0], key: key) == nil)
         // Every length, count and flag turned into garbage in turn: refused or read, never a crash.
-        for at in stride(from: 0, to: bytes.count - 8, by: max(1, bytes.count / 211)) {
+        // Read ones are asked everything: the damage is answered as absence, never a crash.
+        for at in stride(from: 0, to: bytes.count - 8, by: max(1, bytes.count / 61)) {
             var damaged = bytes
             for k in 0..<8 { damaged[at + k] = 0xFF }
-            _ = TypeCatalog.decodeMerged(damaged, key: key)
+            if let (catalog, _) = TypeCatalog.decodeMerged(damaged, key: key) { exercise(catalog) }
         }
         try Data(bytes.prefix(bytes.count / 2)).write(to: URL(fileURLWithPath: cache))
         let (rebuilt, rebuiltProblems) = TypeCatalog.builtInWithSystem(environment: env)
@@ -148,48 +159,41 @@ struct TypeCatalogCacheTests {
         #expect(fingerprint(TypeCatalog.builtInWithSystem(environment: env).0) == expected)
     }
 
-    @Test func wellFormedNonsenseInTheCacheIsRefused() throws {
-        func cache(_ fill: (inout CacheWriter) -> Void) -> [UInt8] {
-            var w = CacheWriter()
-            w.bytes(TypeCatalog.mergedCacheMagic)
-            w.string("k")
-            w.int(0)  // problems
-            fill(&w)
-            return w.out
-        }
-        func declaration(_ w: inout CacheWriter, _ id: String, parent: String, offset: Int = 0, origin: Int = 0) {
-            w.string(id)
-            w.strings([parent])
-            w.string("")
-            for _ in 0..<4 { w.strings([]) }
-            w.int(1)  // one signature of one pattern
-            w.int(50)
-            w.int(1)
-            w.pattern(BytePattern(offset: offset, bytes: [1]))
-            w.int(0)
-            w.string("")
-            w.int(origin)
-        }
-        let cycle = cache { w in
-            w.int(2)
-            declaration(&w, "public.data", parent: "public.item")
-            declaration(&w, "public.item", parent: "public.data")
-            w.int(0)
-        }
-        // A cycle makes no catalog; nor does an unknown origin, or a pattern beyond any file sample.
-        #expect(TypeCatalog.decodeMerged(cycle, key: "k") == nil)
-        let origin = cache { w in
-            w.int(1)
-            declaration(&w, "public.item", parent: "public.item", origin: 9)
-            w.int(0)
-        }
-        #expect(TypeCatalog.decodeMerged(origin, key: "k") == nil)
-        let far = cache { w in
-            w.int(1)
-            declaration(&w, "public.data", parent: "public.item", offset: Int.max)
-            w.int(0)
-        }
-        #expect(TypeCatalog.decodeMerged(far, key: "k") == nil)
+    @Test func wellFormedNonsenseInTheCacheIsAnsweredAsAbsence() throws {
+        var tables = TypeCatalog.Tables()
+        try tables.add(declarations: [
+            (TypeDeclaration(identifier: "public.item", conformsTo: [], extensions: ["item"]), .builtIn)
+        ])
+        // Names and ancestors of a type the cache does not hold.
+        tables.ext["ghost"] = ("com.example.ghost", 2)
+        tables.extClaims["ghost"] = [
+            TypeCatalog.NameClaim(identifier: "com.example.ghost", rank: 2, weight: 50, order: 9, origin: .builtIn)
+        ]
+        tables.chains["public.item"] = ["public.item", "com.example.ghost"]
+        var w = CacheWriter()
+        w.bytes(TypeCatalog.mergedCacheMagic)
+        w.string("k")
+        w.int(0)  // problems
+        FrozenTables.write(tables, signatureReach: 0, declarations: [], system: [], into: &w)
+        let (catalog, _) = try #require(TypeCatalog.decodeMerged(w.out, key: "k"))
+        let item = try #require(catalog.type(withIdentifier: "public.item"))
+        #expect(catalog.declaredType(forFilenameExtension: "item") == item)
+        #expect(catalog.declaredType(forFilenameExtension: "ghost") == nil)
+        #expect(catalog.nameMatches(forFilename: "a.ghost").isEmpty)
+        #expect(catalog.supertypes(of: item) == [item])
+
+        // The index of the first table (the types) pointing outside the tables: no type, no crash.
+        var damaged = w.out
+        var r = CacheReader(bytes: damaged, index: TypeCatalog.mergedCacheMagic.count)
+        _ = try r.string()
+        _ = try r.int()  // problems
+        _ = try r.int()  // parts
+        _ = try r.int()  // reach
+        let index = r.index + 8 + (try r.count()) + 4
+        for k in index..<(index + 12) { damaged[k] = 0xFF }
+        let (broken, _) = try #require(TypeCatalog.decodeMerged(damaged, key: "k"))
+        #expect(broken.type(withIdentifier: "public.item") == nil)
+        #expect(broken.declaredType(forFilenameExtension: "item") == nil)
     }
 
     @Test func concurrentWritersLeaveOneWholeCache() async throws {

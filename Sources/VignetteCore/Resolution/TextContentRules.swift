@@ -133,11 +133,11 @@ struct TextContentRules {
         {
             return (t, "<\(local)> HTML element")
         }
-        if let root, !catalog.rootXML.isEmpty {
+        if let root, catalog.hasRootXML {
             let parts = root.split(separator: ":", maxSplits: 1)
             let localName = String(parts.last ?? "")
             let namespace = TextContentRules.attribute(parts.count == 2 ? "xmlns:\(parts[0])" : "xmlns", in: rootTag) ?? ""
-            if let id = catalog.rootXML[namespace + " " + localName], let t = catalog.type(withIdentifier: id) {
+            if let id = catalog.rootXML(namespace + " " + localName), let t = catalog.type(withIdentifier: id) {
                 return (t, "<\(localName)> root element" + (namespace.isEmpty ? "" : " in \(namespace)"))
             }
         }

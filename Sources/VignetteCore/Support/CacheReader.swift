@@ -7,53 +7,46 @@ import Foundation
 struct CacheReader {
     struct Truncated: Error {}
 
-    let bytes: [UInt8]
+    let store: CacheBytes
     var index = 0
 
-    var atEnd: Bool { index == bytes.count }
+    init(bytes: [UInt8], index: Int = 0) {
+        self.init(store: CacheBytes(copying: bytes), index: index)
+    }
+
+    init(store: CacheBytes, index: Int = 0) {
+        self.store = store
+        self.index = index
+    }
+
+    var atEnd: Bool { index == store.count }
 
     /// The whole file at `path`, or nil when it cannot be read, is not a regular file, or is implausibly large.
     static func contents(ofFile path: String) -> [UInt8]? {
-        // Non-blocking: a FIFO put where the cache belongs would otherwise hang every command in open().
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0, st.st_size < 64 << 20 else { return nil }
-        let size = Int(st.st_size)
-        var bytes = [UInt8](repeating: 0, count: size)
-        var done = 0
-        while done < size {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + done, size - done) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { return nil }
-            done += n
-        }
-        return bytes
+        CacheBytes(mapping: path).map { Array($0.raw) }
     }
 
     mutating func bytes(_ n: Int) throws -> [UInt8] {
-        guard n >= 0, n <= bytes.count - index else { throw Truncated() }
+        guard n >= 0, n <= store.count - index else { throw Truncated() }
         defer { index += n }
-        return Array(bytes[index..<(index + n)])
+        return Array(UnsafeRawBufferPointer(rebasing: store.raw[index..<(index + n)]))
     }
     mutating func int() throws -> Int {
-        guard bytes.count - index >= 8 else { throw Truncated() }
-        var v: UInt64 = 0
-        for k in 0..<8 { v |= UInt64(bytes[index + k]) << (8 * UInt64(k)) }
+        guard store.count - index >= 8 else { throw Truncated() }
+        let v = UInt64(littleEndian: store.raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
         index += 8
         return Int(truncatingIfNeeded: Int64(bitPattern: v))
     }
     /// A list length: never more than the bytes left could hold.
     mutating func count() throws -> Int {
         let n = try int()
-        guard n >= 0, n <= bytes.count - index else { throw Truncated() }
+        guard n >= 0, n <= store.count - index else { throw Truncated() }
         return n
     }
     mutating func string() throws -> String {
         let n = try count()
         defer { index += n }
-        return String(decoding: bytes[index..<(index + n)], as: UTF8.self)
+        return String(decoding: UnsafeRawBufferPointer(rebasing: store.raw[index..<(index + n)]), as: UTF8.self)
     }
     mutating func strings() throws -> [String] {
         var list: [String] = []

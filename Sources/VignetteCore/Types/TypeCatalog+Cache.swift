@@ -7,16 +7,16 @@ import Foundation
 /// every declaration with its origin, what the system says beyond declarations, the problems
 /// found in the packages — is kept in `$XDG_CACHE_HOME/vignette/types.cache`, keyed by the
 /// executable, `UniformTypes.json` and every package file (path, size, inode, modification
-/// time), and the catalog is made from it with `init(declarations:system:)`, which builds the
-/// same tables as `builtIn.adding(system:)`. A stale cache is rebuilt and replaced atomically
+/// time), together with the tables built from it (`FrozenTables`), which the next command reads
+/// in place instead of building them again. A stale cache is rebuilt and replaced atomically
 /// (a temporary file renamed over it, so concurrent writers each replace it whole); a cache
-/// that cannot be read back exactly, or whose declarations make no catalog, is ignored and
-/// rebuilt, never trusted in part.
+/// whose checksum is wrong or whose tables are not whole is ignored and rebuilt, never trusted
+/// in part.
 extension TypeCatalog {
     /// The merged catalog's cache file for these XDG directories.
     static func mergedCachePath(_ xdg: XDGDirectories) -> String { SystemMIMEDatabase.cacheDirectory(xdg) + "/types.cache" }
 
-    static let mergedCacheMagic = Array("VGNTYPES1".utf8)
+    static let mergedCacheMagic = Array("VGNTYPES2".utf8)
 
     /// What identifies the merged catalog's sources: this executable (the join's rules are
     /// code), the built-in declarations, and the package files.
@@ -42,7 +42,7 @@ extension TypeCatalog {
         let key = mergedCacheKey(
             builtIn: BuiltInResources.path(named: "UniformTypes.json"), packages: SystemMIMEDatabase.packageFiles(xdg))
         let path = mergedCachePath(xdg)
-        if let bytes = CacheReader.contents(ofFile: path), let cached = decodeMerged(bytes, key: key) {
+        if let store = CacheBytes(mapping: path), let cached = decodeMerged(store, key: key) {
             return cached
         }
         let database = SystemMIMEDatabase.load(environment: environment, writingCache: writingCache)
@@ -58,8 +58,14 @@ extension TypeCatalog {
 
     // MARK: Encoding
 
-    /// This catalog's declarations and system extras, with `problems`, in the compiled form under `key`.
+    /// This catalog's tables (read in place by the next command), with the declarations and
+    /// system extras they came from and `problems`, in the compiled form under `key`.
     func encodedMerged(problems: [VignetteError], key: String) -> [UInt8] {
+        guard frozen == nil else {
+            // Only tests ask this of a catalog read from the cache: the same tables, built again.
+            let built = (try? TypeCatalog(declarations: sourceDeclarations, system: sourceSystemExtras)) ?? TypeCatalog.builtIn
+            return built.encodedMerged(problems: problems, key: key)
+        }
         var w = CacheWriter()
         w.bytes(Self.mergedCacheMagic)
         w.string(key)
@@ -70,62 +76,20 @@ extension TypeCatalog {
             w.string(p.path ?? "")
             w.string(p.reason)
         }
-        w.int(sourceDeclarations.count)
-        for (d, origin) in sourceDeclarations {
-            w.string(d.identifier)
-            w.strings(d.conformsTo)
-            w.string(d.description)
-            w.strings(d.extensions)
-            w.strings(d.mimeTypes)
-            w.strings(d.filenames)
-            w.strings(d.interpreters)
-            w.int(d.signatures.count)
-            for s in d.signatures {
-                w.int(s.priority)
-                w.int(s.patterns.count)
-                for p in s.patterns { w.pattern(p) }
-            }
-            w.int(d.reference == nil ? 0 : 1)
-            w.string(d.reference ?? "")
-            switch origin {
-            case .builtIn: w.int(0)
-            case .exported(let file): w.int(1); w.string(file)
-            case .imported(let file): w.int(2); w.string(file)
-            case .system(let file): w.int(3); w.string(file)
-            }
-        }
-        w.int(sourceSystemExtras.count)
-        for e in sourceSystemExtras {
-            w.string(e.identifier)
-            w.int(e.mimeTypes.count)
-            for m in e.mimeTypes {
-                w.string(m.mime)
-                w.string(m.file)
-            }
-            w.int(e.globs.count)
-            for g in e.globs {
-                w.string(g.pattern)
-                w.int(g.weight)
-                w.int(g.caseSensitive ? 1 : 0)
-                w.string(g.file)
-            }
-            w.int(e.magic.count)
-            for m in e.magic {
-                w.int(m.rule.priority)
-                w.string(m.file)
-                w.matches(m.rule.matches)
-            }
-            w.strings(e.rootXML)
-            w.int(e.icon == nil ? 0 : 1)
-            w.string(e.icon ?? "")
-        }
+        FrozenTables.write(
+            tables, signatureReach: signatureReach, declarations: sourceDeclarations, system: sourceSystemExtras, into: &w)
         return w.out
     }
 
-    /// The catalog and problems in `bytes` if they are a complete compiled form under `key`
-    /// whose declarations make a catalog, else nil.
+    /// The catalog and problems in `bytes` if they are a whole compiled form under `key`, else nil.
     static func decodeMerged(_ bytes: [UInt8], key: String) -> (TypeCatalog, [VignetteError])? {
-        var r = CacheReader(bytes: bytes)
+        decodeMerged(CacheBytes(copying: bytes), key: key)
+    }
+
+    /// The catalog and problems in `store` if they are a whole compiled form under `key` (its
+    /// tables' offsets within it and keys in order), else nil.
+    static func decodeMerged(_ store: CacheBytes, key: String) -> (TypeCatalog, [VignetteError])? {
+        var r = CacheReader(store: store)
         do {
             guard try r.bytes(mergedCacheMagic.count) == mergedCacheMagic, try r.string() == key else { return nil }
             var problems: [VignetteError] = []
@@ -135,51 +99,8 @@ extension TypeCatalog {
                 let path = try r.string()
                 problems.append(VignetteError(.init(rawValue: code), path: hasPath ? path : nil, try r.string()))
             }
-            var declarations: [(TypeDeclaration, Origin)] = []
-            for _ in 0..<(try r.count()) {
-                var d = TypeDeclaration(
-                    identifier: try r.string(), conformsTo: try r.strings(), description: try r.string(), extensions: try r.strings(),
-                    mimeTypes: try r.strings(), filenames: try r.strings(), interpreters: try r.strings())
-                for _ in 0..<(try r.count()) {
-                    let priority = try r.int()
-                    var patterns: [BytePattern] = []
-                    for _ in 0..<(try r.count()) { patterns.append(try r.pattern()) }
-                    guard !patterns.isEmpty else { return nil }
-                    d.signatures.append(ByteSignature(priority: priority, patterns: patterns))
-                }
-                let hasReference = try r.flag()
-                let reference = try r.string()
-                d.reference = hasReference ? reference : nil
-                let origin: Origin
-                switch try r.int() {
-                case 0: origin = .builtIn
-                case 1: origin = .exported(file: try r.string())
-                case 2: origin = .imported(file: try r.string())
-                case 3: origin = .system(file: try r.string())
-                default: return nil
-                }
-                declarations.append((d, origin))
-            }
-            var extras: [SystemTypeExtras] = []
-            for _ in 0..<(try r.count()) {
-                var e = SystemTypeExtras(identifier: try r.string())
-                for _ in 0..<(try r.count()) { e.mimeTypes.append((try r.string(), try r.string())) }
-                for _ in 0..<(try r.count()) {
-                    e.globs.append((try r.string(), try r.int(), try r.flag(), try r.string()))
-                }
-                for _ in 0..<(try r.count()) {
-                    let priority = try r.int()
-                    let file = try r.string()
-                    e.magic.append((MagicRule(priority: priority, matches: try r.matches(depth: 0)), file))
-                }
-                e.rootXML = try r.strings()
-                let hasIcon = try r.flag()
-                let icon = try r.string()
-                e.icon = hasIcon ? icon : nil
-                extras.append(e)
-            }
-            guard r.atEnd else { return nil }
-            return (try TypeCatalog(declarations: declarations, system: extras), problems)
+            guard let frozen = FrozenTables(store: store, at: r.index) else { return nil }
+            return (TypeCatalog(frozen: frozen), problems)
         } catch {
             return nil
         }

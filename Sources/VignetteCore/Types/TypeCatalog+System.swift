@@ -119,7 +119,7 @@ extension TypeCatalog {
             extra.rootXML = t.rootXML.map { $0.namespaceURI + " " + $0.localName }
             extra.icon = t.genericIcon
             if isOurs {
-                let type = entries[id]!.type
+                let type = entry(id)!.type
                 if type.declaration.signatures.isEmpty, !conforms(type, to: UniformType.ID.text) {
                     extra.magic = t.magic.map { ($0.rule, $0.file) }
                 }
@@ -159,7 +159,7 @@ extension TypeCatalog {
             var seen: Set<String> = []
             while let next = queue.popLast() {
                 guard seen.insert(next).inserted else { continue }
-                if let type = entries[next]?.type, conforms(type, to: UniformType.ID.text) { return true }
+                if let type = entry(next)?.type, conforms(type, to: UniformType.ID.text) { return true }
                 queue += parents[next]?.map(\.id) ?? []
             }
             return false

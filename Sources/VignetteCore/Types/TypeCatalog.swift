@@ -79,35 +79,54 @@ public final class TypeCatalog: Sendable {
         let claim: NameClaim
     }
 
-    /// The look-up tables; `init(extending:)` builds on them.
+    /// The look-up tables of a catalog built from declarations; `init(extending:)` builds on
+    /// them. Empty when the catalog reads its tables in place from the merged cache (`frozen`).
     let tables: Tables
-    var entries: [String: Entry] { tables.entries }
+    /// The tables read in place from the merged cache, when the catalog came from it.
+    let frozen: FrozenTables?
     /// Identifiers in declaration order.
-    public var identifiers: [String] { tables.order }
-    /// Tag tables: the winning identifier and its origin's rank.
-    var byExtension: [String: (String, Int)] { tables.ext }
-    var byMIME: [String: (String, Int)] { tables.mime }
-    var byFilename: [String: (String, Int)] { tables.names }
-    var byInterpreter: [String: (String, Int)] { tables.interp }
-    var extensionClaims: [String: [NameClaim]] { tables.extClaims }
-    var caseSensitiveExtensionClaims: [String: [NameClaim]] { tables.exactExtClaims }
-    var filenameClaims: [String: [NameClaim]] { tables.nameClaims }
-    var globClaims: [GlobClaim] { tables.globs }
-    var chains: [String: [String]] { tables.chains }
-    var signatures: [IndexedSignature] { tables.sigs }
-    var magic: [IndexedMagic] { tables.magic }
-    /// `namespace localName` of an XML root element → identifier (system `root-XML`).
-    var rootXML: [String: String] { tables.roots }
-    var genericIcons: [String: String] { tables.icons }
-    /// Every MIME type each type is known by: its declaration's, then the system database's.
-    var mimeLists: [String: [String]] { tables.mimeLists }
-    /// The longest multi-part extension, in parts (`tar.gz` is 2).
-    var maxExtensionParts: Int { tables.parts }
+    public var identifiers: [String] { frozen?.order ?? tables.order }
     /// The furthest byte any signature looks at.
     public let signatureReach: Int
+    let storedDeclarations: [(TypeDeclaration, Origin)]
+    let storedSystemExtras: [SystemTypeExtras]
+
     /// What the catalog was built from, so that `adding` can rebuild it with more.
-    let sourceDeclarations: [(TypeDeclaration, Origin)]
-    let sourceSystemExtras: [SystemTypeExtras]
+    var sourceDeclarations: [(TypeDeclaration, Origin)] {
+        guard let frozen else { return storedDeclarations }
+        // A cache whose sources do not decode (damage its checksum missed) degrades to the built-in types.
+        return frozen.sources?.0 ?? TypeCatalog.builtIn.sourceDeclarations
+    }
+    var sourceSystemExtras: [SystemTypeExtras] {
+        guard let frozen else { return storedSystemExtras }
+        return frozen.sources?.1 ?? []
+    }
+
+    // MARK: Tables
+
+    func entry(_ id: String) -> Entry? { frozen.map { $0.entry(id) } ?? tables.entries[id] }
+    /// Tag tables: the winning identifier and its origin's rank.
+    func extensionWinner(_ key: String) -> (String, Int)? { frozen.map { $0.winner(.ext, key) } ?? tables.ext[key] }
+    func mimeWinner(_ key: String) -> (String, Int)? { frozen.map { $0.winner(.mime, key) } ?? tables.mime[key] }
+    func interpreterWinner(_ key: String) -> (String, Int)? { frozen.map { $0.winner(.interp, key) } ?? tables.interp[key] }
+    func extensionClaims(_ key: String) -> [NameClaim]? { frozen.map { $0.claims(.extClaims, key) } ?? tables.extClaims[key] }
+    var hasCaseSensitiveExtensionClaims: Bool { frozen.map { $0.count(.exactExtClaims) > 0 } ?? !tables.exactExtClaims.isEmpty }
+    func caseSensitiveExtensionClaims(_ key: String) -> [NameClaim]? {
+        frozen.map { $0.claims(.exactExtClaims, key) } ?? tables.exactExtClaims[key]
+    }
+    func filenameClaims(_ key: String) -> [NameClaim]? { frozen.map { $0.claims(.nameClaims, key) } ?? tables.nameClaims[key] }
+    var globClaims: [GlobClaim] { frozen?.globs ?? tables.globs }
+    func chain(_ id: String) -> [String]? { frozen.map { $0.strings(.chains, id) } ?? tables.chains[id] }
+    var signatures: [IndexedSignature] { frozen?.signatures ?? tables.sigs }
+    var magic: [IndexedMagic] { frozen?.magic ?? tables.magic }
+    /// Whether any system type has an XML root element (`rootXML(_:)`).
+    var hasRootXML: Bool { frozen.map { $0.count(.roots) > 0 } ?? !tables.roots.isEmpty }
+    /// `namespace localName` of an XML root element → identifier (system `root-XML`).
+    func rootXML(_ key: String) -> String? { frozen.map { $0.string(.roots, key) } ?? tables.roots[key] }
+    /// Every MIME type each type is known by: its declaration's, then the system database's.
+    func mimeList(_ id: String) -> [String]? { frozen.map { $0.strings(.mimeLists, id) } ?? tables.mimeLists[id] }
+    /// The longest multi-part extension, in parts (`tar.gz` is 2).
+    var maxExtensionParts: Int { frozen?.parts ?? tables.parts }
 
     /// Builds a catalog from declarations and their origins, validating the graph.
     ///
@@ -130,7 +149,8 @@ public final class TypeCatalog: Sendable {
     /// instead of from scratch; falls back to a full build when a declaration re-declares one
     /// of `base`'s identifiers (its precedence rules need the whole list again).
     convenience init(extending base: TypeCatalog, declarations: [(TypeDeclaration, Origin)], system: [SystemTypeExtras]) throws {
-        if declarations.contains(where: { base.entries[$0.0.identifier] != nil }) {
+        // A frozen base has no tables to build on.
+        if base.frozen != nil || declarations.contains(where: { base.entry($0.0.identifier) != nil }) {
             try self.init(declarations: base.sourceDeclarations + declarations, system: base.sourceSystemExtras + system)
             return
         }
@@ -142,9 +162,19 @@ public final class TypeCatalog: Sendable {
 
     private init(tables: Tables, declarations: [(TypeDeclaration, Origin)], system: [SystemTypeExtras]) {
         self.tables = tables
+        self.frozen = nil
         self.signatureReach = max(tables.sigs.map(\.signature.reach).max() ?? 0, tables.magic.map(\.rule.reach).max() ?? 0)
-        self.sourceDeclarations = declarations
-        self.sourceSystemExtras = system
+        self.storedDeclarations = declarations
+        self.storedSystemExtras = system
+    }
+
+    /// A catalog that reads its tables in place (from the merged cache).
+    init(frozen: FrozenTables) {
+        self.tables = Tables()
+        self.frozen = frozen
+        self.signatureReach = frozen.signatureReach
+        self.storedDeclarations = []
+        self.storedSystemExtras = []
     }
 
     /// Breadth-first ancestors of `id`, itself first; throws on unknown parents and cycles.
@@ -198,16 +228,16 @@ public final class TypeCatalog: Sendable {
 
     /// The type with this identifier (declared, or a well-formed dynamic identifier), if any.
     public func type(withIdentifier identifier: String) -> UniformType? {
-        if let entry = entries[identifier] { return entry.type }
+        if let entry = entry(identifier) { return entry.type }
         return DynamicType.decode(identifier)
     }
 
     /// Where the declaration of a type came from; nil for dynamic or unknown types.
-    public func origin(of type: UniformType) -> Origin? { entries[type.identifier]?.origin }
+    public func origin(of type: UniformType) -> Origin? { entry(type.identifier)?.origin }
 
     /// The declared type for a filename extension (case-insensitive, no dot), if any.
     public func declaredType(forFilenameExtension ext: String) -> UniformType? {
-        byExtension[ext.lowercased()].flatMap { entries[$0.0]?.type }
+        extensionWinner(ext.lowercased()).flatMap { entry($0.0)?.type }
     }
 
     /// The type for a filename extension: the declared one, else a stable dynamic type.
@@ -217,7 +247,7 @@ public final class TypeCatalog: Sendable {
 
     /// The declared type for a MIME type or one of its aliases (parameters ignored), if any.
     public func declaredType(forMIMEType mime: String) -> UniformType? {
-        byMIME[TypeCatalog.normalizeMIME(mime)].flatMap { entries[$0.0]?.type }
+        mimeWinner(TypeCatalog.normalizeMIME(mime)).flatMap { entry($0.0)?.type }
     }
 
     /// The type for a MIME type: the declared one, else a stable dynamic type.
@@ -232,7 +262,7 @@ public final class TypeCatalog: Sendable {
     public func declaredType(forInterpreter name: String) -> UniformType? {
         var candidate = name
         while !candidate.isEmpty {
-            if let id = byInterpreter[candidate]?.0, let t = entries[id]?.type { return t }
+            if let id = interpreterWinner(candidate)?.0, let t = entry(id)?.type { return t }
             guard let last = candidate.last, last.isNumber || last == "." || last == "-" else { break }
             candidate.removeLast()
         }
@@ -264,17 +294,18 @@ public final class TypeCatalog: Sendable {
         var seen: Set<String> = []
         func add(_ claims: [NameClaim]?) {
             for c in claims ?? [] where seen.insert(c.identifier).inserted {
-                if let t = entries[c.identifier]?.type { result.append(NameMatch(type: t, origin: c.origin)) }
+                if let t = entry(c.identifier)?.type { result.append(NameMatch(type: t, origin: c.origin)) }
             }
         }
-        add(filenameClaims[filename])
+        add(filenameClaims(filename))
         for ext in TypeCatalog.extensionCandidates(of: filename, maxParts: maxExtensionParts, lowercased: false) {
-            if !caseSensitiveExtensionClaims.isEmpty { add(caseSensitiveExtensionClaims[ext]) }
-            add(extensionClaims[ext.lowercased()])
+            if hasCaseSensitiveExtensionClaims { add(caseSensitiveExtensionClaims(ext)) }
+            add(extensionClaims(ext.lowercased()))
         }
-        if !globClaims.isEmpty {
+        let globs = globClaims
+        if !globs.isEmpty {
             let lower = filename.lowercased()
-            for g in globClaims where fnmatch(g.pattern, g.caseSensitive ? filename : lower, 0) == 0 {
+            for g in globs where fnmatch(g.pattern, g.caseSensitive ? filename : lower, 0) == 0 {
                 add([g.claim])
             }
         }
@@ -308,17 +339,17 @@ public final class TypeCatalog: Sendable {
 
     /// The type itself and all its ancestors, nearest first (breadth-first).
     public func supertypes(of type: UniformType) -> [UniformType] {
-        if let chain = chains[type.identifier] {
-            return chain.compactMap { entries[$0]?.type }
+        if let ancestors = chain(type.identifier) {
+            return ancestors.compactMap { entry($0)?.type }
         }
         let parent = DynamicType.parent(of: type)
-        return [type] + (chains[parent] ?? [parent]).compactMap { entries[$0]?.type }
+        return [type] + (chain(parent) ?? [parent]).compactMap { entry($0)?.type }
     }
 
     /// Whether `type` is `parent` or descends from it (reflexive and transitive).
     public func conforms(_ type: UniformType, to parent: String) -> Bool {
         if type.identifier == parent { return true }
-        if let chain = chains[type.identifier] { return chain.contains(parent) }
+        if let ancestors = chain(type.identifier) { return ancestors.contains(parent) }
         return supertypes(of: type).contains { $0.identifier == parent }
     }
 
@@ -330,16 +361,18 @@ public final class TypeCatalog: Sendable {
     /// Every MIME type `type` is known by: its declaration's (preferred first), then those the
     /// system MIME database maps to it (its types and aliases).
     public func mimeTypes(of type: UniformType) -> [String] {
-        mimeLists[type.identifier] ?? type.declaration.mimeTypes
+        mimeList(type.identifier) ?? type.declaration.mimeTypes
     }
 
     /// The highest priority of the system magic rules that identify `type` (nil: it has none).
     public func magicPriority(of type: UniformType) -> Int? {
-        tables.magicPriority[type.identifier]
+        frozen.map { $0.int(.magicPriority, type.identifier) } ?? tables.magicPriority[type.identifier]
     }
 
     /// The generic icon name the system MIME database gives `type` (`x-office-document`), if any.
-    public func genericIcon(of type: UniformType) -> String? { genericIcons[type.identifier] }
+    public func genericIcon(of type: UniformType) -> String? {
+        frozen.map { $0.string(.icons, type.identifier) } ?? tables.icons[type.identifier]
+    }
 
     /// The preferred MIME type of `type`, inherited from the nearest ancestor that has one.
     public func preferredMIMEType(of type: UniformType) -> String {
@@ -350,5 +383,5 @@ public final class TypeCatalog: Sendable {
     }
 
     /// All declared types, in declaration order.
-    public var allTypes: [UniformType] { identifiers.compactMap { entries[$0]?.type } }
+    public var allTypes: [UniformType] { identifiers.compactMap { entry($0)?.type } }
 }
