@@ -59,12 +59,13 @@ let package = Package(
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CLZMA", pkgConfig: "liblzma", providers: [.apt(["liblzma-dev"])]),
-        .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
-        .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
-        // libheif, libjxl and LibRaw are opened on first use (vgn_lazy.c), not linked: loading
-        // them and their dependencies cost every process about 8 ms. Their headers are enough.
+        // libheif, libjxl, LibRaw, libtiff, LittleCMS and libwebp are opened on first use
+        // (vgn_lazy.c), not linked: loading them and their dependencies cost every process about
+        // 9 ms. Their headers are enough (all in the compiler's standard paths).
+        .systemLibrary(name: "CWebP", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CTIFF", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(name: "CHeif", providers: [.apt(["libheif-dev", "libdav1d-dev"])]),
-        .systemLibrary(name: "CLCMS", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        .systemLibrary(name: "CLCMS", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .target(
             name: "CVignetteCodecs",

@@ -58,6 +58,16 @@ for f in hopper.avif cropped_traffic_light.jxl; do
   fi
 done
 echo "image-check: AVIF and JPEG XL thumbnail through libexec/vignette/vignette-decode"
+# libtiff, LittleCMS and libwebp are loaded with dlopen on first use too: a TIFF, a WebP and a
+# JPEG with a colour profile (and WebP output) prove they are there.
+fx=Tests/VignetteImagingTests/Fixtures
+for f in formats/tiff/blue-purple-pink.lzwcompressed.tiff formats/webp/blue-purple-pink.lossless.webp color/prophoto.jpg; do
+  if ! "$bin" thumbnail --no-system-thumbnailers --no-fallback -s 64 -f webp -o "$work/codec.webp" "$fx/$f" >/dev/null; then
+    echo "image-check: $f did not thumbnail to WebP (are libtiff6, liblcms2-2 and libwebp7 installed?)" >&2
+    exit 1
+  fi
+done
+echo "image-check: TIFF, WebP and colour profiles through libtiff, libwebp and LittleCMS (dlopen'd)"
 mkdir -p "$work/data"
 cp Samples/* "$work/data/" 2>/dev/null || true
 port=$((20000 + RANDOM % 20000))

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "vgn_internal.h"
+#include "vgn_lazy.h"
 
 /* Caps the calling process's private memory at what it holds now plus `extra` bytes: the child
  * inherits its parent's heap, so a fixed limit would mean something else in every process. */
@@ -39,6 +40,7 @@ int vgn_child_start(vgn_child *c, vgn_child_body body, const uint8_t *data, size
         vgn_err_fill(err, VGN_E_IO, msg, NULL);
         return VGN_E_IO;
     }
+    vgn_library_settle();
     c->pid = fork();
     if (c->pid < 0) {
         close(fds[0]);

@@ -6,6 +6,21 @@
 
 #include "vgn_icc.h"
 #include "vgn_internal.h"
+#include "vgn_lazy.h"
+
+#define cmsCloseProfile VGN_LAZY(VGN_LIB_LCMS, cmsCloseProfile)
+#define cmsCreateContext VGN_LAZY(VGN_LIB_LCMS, cmsCreateContext)
+#define cmsCreateTransformTHR VGN_LAZY(VGN_LIB_LCMS, cmsCreateTransformTHR)
+#define cmsCreate_sRGBProfileTHR VGN_LAZY(VGN_LIB_LCMS, cmsCreate_sRGBProfileTHR)
+#define cmsDeleteContext VGN_LAZY(VGN_LIB_LCMS, cmsDeleteContext)
+#define cmsDeleteTransform VGN_LAZY(VGN_LIB_LCMS, cmsDeleteTransform)
+#define cmsDoTransform VGN_LAZY(VGN_LIB_LCMS, cmsDoTransform)
+#define cmsGetColorSpace VGN_LAZY(VGN_LIB_LCMS, cmsGetColorSpace)
+#define cmsGetProfileInfoASCII VGN_LAZY(VGN_LIB_LCMS, cmsGetProfileInfoASCII)
+#define cmsGetTransformInputFormat VGN_LAZY(VGN_LIB_LCMS, cmsGetTransformInputFormat)
+#define cmsGetTransformOutputFormat VGN_LAZY(VGN_LIB_LCMS, cmsGetTransformOutputFormat)
+#define cmsOpenProfileFromMemTHR VGN_LAZY(VGN_LIB_LCMS, cmsOpenProfileFromMemTHR)
+#define cmsSetLogErrorHandlerTHR VGN_LAZY(VGN_LIB_LCMS, cmsSetLogErrorHandlerTHR)
 
 struct vgn_icc {
     cmsContext context;
@@ -43,6 +58,7 @@ vgn_icc *vgn_icc_open(const uint8_t *profile, size_t size, int layout, int *is_s
         vgn_err_fill(err, VGN_E_INVALID, "the ICC profile is too short or too long", NULL);
         return NULL;
     }
+    if (vgn_library_load(VGN_LIB_LCMS, err) != VGN_OK) return NULL;
     t = calloc(1, sizeof *t);
     if (t == NULL) {
         vgn_err_fill(err, VGN_E_NOMEM, "out of memory", NULL);

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "vgn_internal.h"
+#include "vgn_lazy.h"
 
 #define VGN_ISOLATE_MAX_ICC (4u << 20)
 
@@ -416,7 +417,10 @@ vgn_decoder *vgn_isolated_open(vgn_isolated_opener opener, const char *library, 
         const char *name = vgn_iso_opener_name(opener);
         s->pid = helper != NULL && name != NULL ? vgn_iso_spawn(helper, name, data, size, target, down[0], up[1]) : -1;
     }
-    if (s->pid < 0) s->pid = fork();
+    if (s->pid < 0) {
+        vgn_library_settle();
+        s->pid = fork();
+    }
     if (s->pid < 0) {
         close(down[0]);
         close(down[1]);

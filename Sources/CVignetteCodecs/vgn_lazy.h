@@ -13,6 +13,12 @@
 /* The address of `name` in `library`, loading the library if need be; aborts when either is missing. */
 VGN_HIDDEN void *vgn_lazy_symbol(vgn_library library, const char *name);
 
+/* Loads now the libraries that decoders in this process open on first use (libtiff, LittleCMS,
+ * libwebp): called before a fork, so that no other thread of ours is inside dlopen for one of
+ * them when the child is cloned (it would inherit the loader's state half-changed). Costs the
+ * first forking command about a millisecond; missing libraries are left to their decoders. */
+VGN_HIDDEN void vgn_library_settle(void);
+
 /* `fn` of `library`, looked up on the first call through this expansion and kept. */
 #define VGN_LAZY(library, fn)                                                                                      \
     (*({                                                                                                           \

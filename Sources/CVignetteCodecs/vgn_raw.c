@@ -361,6 +361,7 @@ int vgn_raw_extract_isolated(const uint8_t *data, size_t size, unsigned timeout_
     }
     /* LibRaw has crashed on hostile files (a SEGV in parse_tiff_ifd in 0.20.2, found by fuzzing):
        it runs in a child, so a crash or a hang costs that child, not the service. */
+    vgn_library_settle();
     pid = fork();
     if (pid < 0) {
         close(fds[0]);

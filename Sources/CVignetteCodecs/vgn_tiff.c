@@ -34,6 +34,33 @@
 
 #include "vgn_icc.h"
 #include "vgn_internal.h"
+#include "vgn_lazy.h"
+
+#define TIFFClientOpenExt VGN_LAZY(VGN_LIB_TIFF, TIFFClientOpenExt)
+#define TIFFClose VGN_LAZY(VGN_LIB_TIFF, TIFFClose)
+#define TIFFGetField VGN_LAZY(VGN_LIB_TIFF, TIFFGetField)
+#define TIFFGetFieldDefaulted VGN_LAZY(VGN_LIB_TIFF, TIFFGetFieldDefaulted)
+#define TIFFGetStrileByteCount VGN_LAZY(VGN_LIB_TIFF, TIFFGetStrileByteCount)
+#define TIFFGetStrileOffset VGN_LAZY(VGN_LIB_TIFF, TIFFGetStrileOffset)
+#define TIFFIsTiled VGN_LAZY(VGN_LIB_TIFF, TIFFIsTiled)
+#define TIFFNumberOfStrips VGN_LAZY(VGN_LIB_TIFF, TIFFNumberOfStrips)
+#define TIFFNumberOfTiles VGN_LAZY(VGN_LIB_TIFF, TIFFNumberOfTiles)
+#define TIFFOpenOptionsAlloc VGN_LAZY(VGN_LIB_TIFF, TIFFOpenOptionsAlloc)
+#define TIFFOpenOptionsFree VGN_LAZY(VGN_LIB_TIFF, TIFFOpenOptionsFree)
+#define TIFFOpenOptionsSetErrorHandlerExtR VGN_LAZY(VGN_LIB_TIFF, TIFFOpenOptionsSetErrorHandlerExtR)
+#define TIFFOpenOptionsSetMaxSingleMemAlloc VGN_LAZY(VGN_LIB_TIFF, TIFFOpenOptionsSetMaxSingleMemAlloc)
+#define TIFFOpenOptionsSetWarningHandlerExtR VGN_LAZY(VGN_LIB_TIFF, TIFFOpenOptionsSetWarningHandlerExtR)
+#define TIFFRGBAImageBegin VGN_LAZY(VGN_LIB_TIFF, TIFFRGBAImageBegin)
+#define TIFFRGBAImageEnd VGN_LAZY(VGN_LIB_TIFF, TIFFRGBAImageEnd)
+#define TIFFRGBAImageGet VGN_LAZY(VGN_LIB_TIFF, TIFFRGBAImageGet)
+#define TIFFRGBAImageOK VGN_LAZY(VGN_LIB_TIFF, TIFFRGBAImageOK)
+#define TIFFReadDirectory VGN_LAZY(VGN_LIB_TIFF, TIFFReadDirectory)
+#define TIFFReadScanline VGN_LAZY(VGN_LIB_TIFF, TIFFReadScanline)
+#define TIFFScanlineSize VGN_LAZY(VGN_LIB_TIFF, TIFFScanlineSize)
+#define TIFFSetDirectory VGN_LAZY(VGN_LIB_TIFF, TIFFSetDirectory)
+#define TIFFSetSubDirectory VGN_LAZY(VGN_LIB_TIFF, TIFFSetSubDirectory)
+#define TIFFStripSize64 VGN_LAZY(VGN_LIB_TIFF, TIFFStripSize64)
+#define TIFFTileSize64 VGN_LAZY(VGN_LIB_TIFF, TIFFTileSize64)
 
 #define VGN_TIFF_MAX_ALLOC ((tmsize_t)1 << 30) /* 1 GiB: bound of any single libtiff allocation */
 #define VGN_TIFF_MAX_REDUCED 64                /* reduced copies examined at most */
@@ -517,7 +544,9 @@ static int vgn_tiff_header_past_end(const vgn_tiff *t)
 /* A handle over `data` (fd -1) or over descriptor `fd` (data NULL) of `size` bytes, or NULL. */
 static vgn_tiff *vgn_tiff_new(const uint8_t *data, int fd, uint64_t size, vgn_error *err)
 {
-    vgn_tiff *t = (vgn_tiff *)calloc(1, sizeof *t);
+    vgn_tiff *t;
+    if (vgn_library_load(VGN_LIB_TIFF, err) != VGN_OK) return NULL;
+    t = (vgn_tiff *)calloc(1, sizeof *t);
     if (t == NULL) {
         vgn_err_fill(err, VGN_E_NOMEM, "out of memory", NULL);
         return NULL;

@@ -9,6 +9,44 @@
 #include "vgn_codecs.h"
 #include "vgn_icc.h"
 #include "vgn_internal.h"
+#include "vgn_lazy.h"
+
+#define WebPDecode VGN_LAZY(VGN_LIB_WEBP, WebPDecode)
+#define WebPFreeDecBuffer VGN_LAZY(VGN_LIB_WEBP, WebPFreeDecBuffer)
+#define WebPEncode VGN_LAZY(VGN_LIB_WEBP, WebPEncode)
+#define WebPPictureFree VGN_LAZY(VGN_LIB_WEBP, WebPPictureFree)
+#define WebPPictureImportRGB VGN_LAZY(VGN_LIB_WEBP, WebPPictureImportRGB)
+#define WebPPictureImportRGBA VGN_LAZY(VGN_LIB_WEBP, WebPPictureImportRGBA)
+#define WebPGetFeaturesInternal VGN_LAZY(VGN_LIB_WEBP, WebPGetFeaturesInternal)
+#define WebPInitDecoderConfigInternal VGN_LAZY(VGN_LIB_WEBP, WebPInitDecoderConfigInternal)
+#define WebPConfigInitInternal VGN_LAZY(VGN_LIB_WEBP, WebPConfigInitInternal)
+#define WebPPictureInitInternal VGN_LAZY(VGN_LIB_WEBP, WebPPictureInitInternal)
+#define WebPAnimDecoderDelete VGN_LAZY(VGN_LIB_WEBPDEMUX, WebPAnimDecoderDelete)
+#define WebPAnimDecoderGetInfo VGN_LAZY(VGN_LIB_WEBPDEMUX, WebPAnimDecoderGetInfo)
+#define WebPAnimDecoderGetNext VGN_LAZY(VGN_LIB_WEBPDEMUX, WebPAnimDecoderGetNext)
+#define WebPDemuxDelete VGN_LAZY(VGN_LIB_WEBPDEMUX, WebPDemuxDelete)
+#define WebPDemuxGetChunk VGN_LAZY(VGN_LIB_WEBPDEMUX, WebPDemuxGetChunk)
+#define WebPDemuxGetI VGN_LAZY(VGN_LIB_WEBPDEMUX, WebPDemuxGetI)
+#define WebPDemuxReleaseChunkIterator VGN_LAZY(VGN_LIB_WEBPDEMUX, WebPDemuxReleaseChunkIterator)
+#define WebPAnimDecoderOptionsInitInternal VGN_LAZY(VGN_LIB_WEBPDEMUX, WebPAnimDecoderOptionsInitInternal)
+#define WebPAnimDecoderNewInternal VGN_LAZY(VGN_LIB_WEBPDEMUX, WebPAnimDecoderNewInternal)
+#define WebPDemuxInternal VGN_LAZY(VGN_LIB_WEBPDEMUX, WebPDemuxInternal)
+/* The headers' inline wrappers call the functions above directly: these call them lazily. */
+#define WebPGetFeatures(data, size, features) WebPGetFeaturesInternal((data), (size), (features), WEBP_DECODER_ABI_VERSION)
+#define WebPInitDecoderConfig(config) WebPInitDecoderConfigInternal((config), WEBP_DECODER_ABI_VERSION)
+#define WebPConfigPreset(config, preset, quality) \
+    WebPConfigInitInternal((config), (preset), (quality), WEBP_ENCODER_ABI_VERSION)
+#define WebPPictureInit(picture) WebPPictureInitInternal((picture), WEBP_ENCODER_ABI_VERSION)
+#define WebPAnimDecoderOptionsInit(options) WebPAnimDecoderOptionsInitInternal((options), WEBP_DEMUX_ABI_VERSION)
+#define WebPAnimDecoderNew(data, options) WebPAnimDecoderNewInternal((data), (options), WEBP_DEMUX_ABI_VERSION)
+#define WebPDemux(data) WebPDemuxInternal((data), 0, NULL, WEBP_DEMUX_ABI_VERSION)
+
+/* libwebp and libwebpdemux loaded (0), or the reason in `err`. */
+static int vgn_webp_load(vgn_error *err)
+{
+    if (vgn_library_load(VGN_LIB_WEBP, err) != VGN_OK) return VGN_E_UNSUPPORTED;
+    return vgn_library_load(VGN_LIB_WEBPDEMUX, err) != VGN_OK ? VGN_E_UNSUPPORTED : VGN_OK;
+}
 
 static const char *vgn_webp_reason(VP8StatusCode status)
 {
@@ -44,6 +82,7 @@ int vgn_webp_info(const uint8_t *data, size_t size, vgn_image_info *info, int *a
         return VGN_E_STATE;
     }
     memset(info, 0, sizeof *info);
+    if (vgn_webp_load(err) != VGN_OK) return VGN_E_UNSUPPORTED;
     status = WebPGetFeatures(data, size, &features);
     if (status != VP8_STATUS_OK) {
         vgn_err_fill(err, vgn_webp_code(status), vgn_webp_reason(status), NULL);
@@ -89,6 +128,7 @@ int vgn_webp_decode(const uint8_t *data, size_t size, uint32_t out_w, uint32_t o
         vgn_err_fill(err, VGN_E_STATE, "bad output buffer", NULL);
         return VGN_E_STATE;
     }
+    if (vgn_webp_load(err) != VGN_OK) return VGN_E_UNSUPPORTED;
     if (!WebPInitDecoderConfig(&config)) {
         vgn_err_fill(err, VGN_E_STATE, "libwebp version mismatch", NULL);
         return VGN_E_STATE;
@@ -126,6 +166,7 @@ int vgn_webp_decode_first_frame(const uint8_t *data, size_t size, uint8_t *dst, 
     WebPAnimInfo anim;
     uint8_t *canvas = NULL;
     int timestamp = 0;
+    if (vgn_webp_load(err) != VGN_OK) return VGN_E_UNSUPPORTED;
     if (data == NULL || dst == NULL || !WebPAnimDecoderOptionsInit(&options)) {
         vgn_err_fill(err, VGN_E_STATE, "bad output buffer", NULL);
         return VGN_E_STATE;
@@ -168,6 +209,7 @@ int vgn_webp_icc(const uint8_t *data, size_t size, const uint8_t **profile, size
     if (data == NULL || profile == NULL || profile_size == NULL) return 0;
     /* Only a VP8X header with the ICC flag has a profile: no demuxer for the common simple files. */
     if (size < 30 || memcmp(data + 12, "VP8X", 4) != 0 || !(data[20] & ICCP_FLAG)) return 0;
+    if (vgn_webp_load(NULL) != VGN_OK) return 0;
     demux = WebPDemux(&webp_data);
     if (demux == NULL) return 0;
     if ((WebPDemuxGetI(demux, WEBP_FF_FORMAT_FLAGS) & ICCP_FLAG) && WebPDemuxGetChunk(demux, "ICCP", 1, &chunk)) {
@@ -199,6 +241,7 @@ int vgn_webp_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size
         vgn_err_fill(err, VGN_E_STATE, "WebP needs RGB or RGBA pixels of 1..16383 per side", NULL);
         return VGN_E_STATE;
     }
+    if (vgn_webp_load(err) != VGN_OK) return VGN_E_UNSUPPORTED;
     WebPConfig config;
     if (!WebPConfigPreset(&config, WEBP_PRESET_PHOTO, (float)(quality < 0 ? 0 : quality > 100 ? 100 : quality))) {
         vgn_err_fill(err, VGN_E_STATE, "libwebp version mismatch", NULL);

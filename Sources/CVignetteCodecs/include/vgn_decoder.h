@@ -99,7 +99,13 @@ typedef enum vgn_library {
     VGN_LIB_HEIF = 0,
     VGN_LIB_JXL  = 1,
     VGN_LIB_RAW  = 2,
-    VGN_LIB_DAV1D = 3 /* optional: libheif's AV1 pictures go through it when it loads (vgn_av1.c) */
+    VGN_LIB_DAV1D = 3, /* optional: libheif's AV1 pictures go through it when it loads (vgn_av1.c) */
+    /* Loaded by the first TIFF, colour profile or WebP; long-running commands load them at start
+     * (before any worker forks a child). */
+    VGN_LIB_TIFF = 4,
+    VGN_LIB_LCMS = 5,
+    VGN_LIB_WEBP = 6,
+    VGN_LIB_WEBPDEMUX = 7
 } vgn_library;
 
 /* Loads `library` once (any thread, any number of calls): 0, or VGN_E_UNSUPPORTED with a message
