@@ -26,10 +26,15 @@ public final class Downscaler {
     var columns: [UInt32]
     var rowsInBand = 0
     var rowsSeen = 0
-    var midRow: [Float]
-    /// Horizontally resampled intermediate rows, `outWidth * 4` floats each.
-    var rows: [Float]
+    /// One intermediate row: a premultiplied RGBA pixel (floats in 0…1) per intermediate column.
+    let midRow: UnsafeMutablePointer<SIMD4<Float>>
+    /// Horizontally resampled intermediate rows, `outWidth` pixels each.
+    let rows: UnsafeMutablePointer<SIMD4<Float>>
     var midRowsDone = 0
+    /// A 1×1 box: each row becomes an intermediate row directly, without the integer sums.
+    let direct: Bool
+    /// What a one-pixel box of each byte value divides down to (1- and 3-byte pixels of a direct downscaler).
+    let byteValues: [Float]
 
     /// Creates a downscaler for `channels`-byte pixels (1 gray, 3 RGB, 4 RGBA straight alpha).
     ///
@@ -65,12 +70,37 @@ public final class Downscaler {
         accumulator = [UInt64](repeating: 0, count: midWidth * 4)
         columnFirst = (channels != 4 || opaque) && boxY > 1
         columns = [UInt32](repeating: 0, count: columnFirst ? inWidth * channels : 0)
-        midRow = [Float](repeating: 0, count: midWidth * 4)
-        rows = [Float](repeating: 0, count: outWidth * 4 * midHeight)
+        midRow = .allocate(capacity: midWidth)
+        midRow.initialize(repeating: .zero, count: midWidth)
+        // Every row is written by horizontalPass before verticalPass reads it (finish fills missing ones).
+        rows = .allocate(capacity: outWidth * midHeight)
+        direct = boxX == 1 && boxY == 1
+        let one = Downscaler.scales(count: 1)
+        byteValues = direct && channels != 4 ? (0..<256).map { Float(UInt64($0) &* 255) * one.colour } : []
+    }
+
+    deinit {
+        midRow.deallocate()
+        rows.deallocate()
+    }
+
+    /// The factors that turn a box's colour sums (units of 255 × 255) and alpha sum (units of 255) into 0…1, for a box of `count` pixels.
+    @inline(__always)
+    static func scales(count: Float) -> (colour: Float, alpha: Float) {
+        (1 / (65025 * count), 1 / (255 * count))
     }
 
     /// Feeds `count` rows of `inWidth` pixels starting at `base`, `stride` bytes apart.
     public func push(_ base: UnsafePointer<UInt8>, stride: Int, count: Int) {
+        if direct {
+            for r in 0..<count where rowsSeen < inHeight {
+                convertRow(base + r * stride)
+                rowsSeen += 1
+                horizontalPass(into: midRowsDone)
+                midRowsDone += 1
+            }
+            return
+        }
         for r in 0..<count where rowsSeen < inHeight {
             accumulate(base + r * stride)
             rowsSeen += 1
@@ -101,6 +131,40 @@ public final class Downscaler {
             return
         }
         accumulateRow(row)
+    }
+
+    /// Turns one input row into the intermediate row when the box is 1×1: the values flushBand
+    /// would give for one-pixel boxes, computed with the same float operations.
+    func convertRow(_ row: UnsafePointer<UInt8>) {
+        let mid = midRow
+        let width = inWidth
+        let one = Downscaler.scales(count: 1)
+        switch channels {
+        case 4:
+            let scale = SIMD4<Float>(one.colour, one.colour, one.colour, one.alpha)
+            for x in 0..<width {
+                let p = row + x * 4
+                // Byte products are below 2^24, so the float product is the integer sum exactly.
+                let a = Float(p[3])
+                mid[x] = SIMD4<Float>(Float(p[0]) * a, Float(p[1]) * a, Float(p[2]) * a, a) * scale
+            }
+        case 3:
+            let alpha = Float(UInt64(255)) * one.alpha
+            byteValues.withUnsafeBufferPointer { table in
+                for x in 0..<width {
+                    let p = row + x * 3
+                    mid[x] = SIMD4<Float>(table[Int(p[0])], table[Int(p[1])], table[Int(p[2])], alpha)
+                }
+            }
+        default:
+            let alpha = Float(UInt64(255)) * one.alpha
+            byteValues.withUnsafeBufferPointer { table in
+                for x in 0..<width {
+                    let v = table[Int(row[x])]
+                    mid[x] = SIMD4<Float>(v, v, v, alpha)
+                }
+            }
+        }
     }
 
     /// Sums the band's column totals over each box width into the accumulator, and clears them.
@@ -202,20 +266,22 @@ public final class Downscaler {
         guard midRowsDone < midHeight else { return }
         if columnFirst { collapseColumns() }
         let band = Float(max(rowsInBand, 1))
-        // Colour sums are in units of 255 × 255 per pixel, alpha sums in units of 255.
+        // Every box is boxX wide but the last, which may be partial.
+        let full = Downscaler.scales(count: Float(boxX) * band)
+        let last = Downscaler.scales(count: Float(inWidth - (midWidth - 1) * boxX) * band)
+        let fullScale = SIMD4<Float>(full.colour, full.colour, full.colour, full.alpha)
+        let lastScale = SIMD4<Float>(last.colour, last.colour, last.colour, last.alpha)
+        let mid = midRow
+        let midWidth = self.midWidth
         accumulator.withUnsafeMutableBufferPointer { acc in
-            midRow.withUnsafeMutableBufferPointer { mid in
-                for ox in 0..<midWidth {
-                    let count = Float(min(boxX, inWidth - ox * boxX)) * band
-                    let sColour = 1 / (65025 * count)
-                    let sAlpha = 1 / (255 * count)
-                    let o = ox * 4
-                    mid[o] = Float(acc[o]) * sColour
-                    mid[o + 1] = Float(acc[o + 1]) * sColour
-                    mid[o + 2] = Float(acc[o + 2]) * sColour
-                    mid[o + 3] = Float(acc[o + 3]) * sAlpha
-                    acc[o] = 0; acc[o + 1] = 0; acc[o + 2] = 0; acc[o + 3] = 0
-                }
+            for ox in 0..<midWidth {
+                let o = ox * 4
+                // The sums fit in Int64, whose conversion to Float is one instruction (UInt64's is not); same value.
+                let sums = SIMD4<Float>(
+                    Float(Int64(bitPattern: acc[o])), Float(Int64(bitPattern: acc[o + 1])),
+                    Float(Int64(bitPattern: acc[o + 2])), Float(Int64(bitPattern: acc[o + 3])))
+                mid[ox] = sums * (ox == midWidth - 1 ? lastScale : fullScale)
+                acc[o] = 0; acc[o + 1] = 0; acc[o + 2] = 0; acc[o + 3] = 0
             }
         }
         rowsInBand = 0
@@ -223,65 +289,64 @@ public final class Downscaler {
         midRowsDone += 1
     }
 
+    /// Resamples the intermediate row into row `index` of `rows`.
     func horizontalPass(into index: Int) {
         let outWidth = self.outWidth
-        rows.withUnsafeMutableBufferPointer { rowsBuffer in
-            let dst = rowsBuffer.baseAddress! + index * outWidth * 4
-            midRow.withUnsafeBufferPointer { mid in
-                guard let k = hKernel else {
-                    for i in 0..<(outWidth * 4) { dst[i] = mid[i] }
-                    return
-                }
-                k.weights.withUnsafeBufferPointer { w in
-                    for ox in 0..<outWidth {
-                        var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
-                        let start = k.starts[ox]
-                        let wBase = ox * k.taps
-                        for t in 0..<k.counts[ox] {
-                            let weight = w[wBase + t]
-                            let p = (start + t) * 4
-                            r += mid[p] * weight; g += mid[p + 1] * weight
-                            b += mid[p + 2] * weight; a += mid[p + 3] * weight
-                        }
-                        dst[ox * 4] = r; dst[ox * 4 + 1] = g; dst[ox * 4 + 2] = b; dst[ox * 4 + 3] = a
-                    }
-                }
+        let dst = rows + index * outWidth
+        let mid = midRow
+        guard let k = hKernel else {
+            dst.update(from: mid, count: outWidth)
+            return
+        }
+        k.withUnsafePointers { starts, counts, weights in
+            var w = weights
+            for ox in 0..<outWidth {
+                let src = mid + starts[ox]
+                // Lane by lane the same sums, in the same order, as four scalar accumulators.
+                var sum = SIMD4<Float>()
+                for t in 0..<counts[ox] { sum += src[t] * w[t] }
+                dst[ox] = sum
+                w += k.taps
             }
         }
     }
 
+    /// Resamples the intermediate rows vertically and turns them into straight-alpha bytes.
     func verticalPass() -> Bitmap {
         var out = Bitmap(width: outWidth, height: outHeight)
-        let rowFloats = outWidth * 4
+        let outWidth = self.outWidth
+        let src = UnsafePointer(rows)
+        let line = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: outWidth)
+        defer { line.deallocate() }
         out.pixels.withUnsafeMutableBufferPointer { pixels in
-            rows.withUnsafeBufferPointer { src in
-                var line = [Float](repeating: 0, count: rowFloats)
-                for oy in 0..<outHeight {
-                    if let k = vKernel {
-                        for i in 0..<rowFloats { line[i] = 0 }
-                        let start = k.starts[oy]
-                        for t in 0..<k.counts[oy] {
-                            let weight = k.weights[oy * k.taps + t]
-                            let base = (start + t) * rowFloats
-                            for i in 0..<rowFloats { line[i] += src[base + i] * weight }
+            for oy in 0..<outHeight {
+                if let k = vKernel {
+                    k.withUnsafePointers { starts, counts, weights in
+                        line.update(repeating: .zero, count: outWidth)
+                        let w = weights + oy * k.taps
+                        for t in 0..<counts[oy] {
+                            let row = src + (starts[oy] + t) * outWidth
+                            let weight = w[t]
+                            for x in 0..<outWidth { line[x] += row[x] * weight }
                         }
-                    } else {
-                        for i in 0..<rowFloats { line[i] = src[oy * rowFloats + i] }
                     }
-                    let dst = pixels.baseAddress! + oy * rowFloats
-                    for x in 0..<outWidth {
-                        let a = min(max(line[x * 4 + 3], 0), 1)
-                        let o = x * 4
-                        if a <= 0 {
-                            dst[o] = 0; dst[o + 1] = 0; dst[o + 2] = 0; dst[o + 3] = 0
-                            continue
-                        }
-                        let inv = 255 / a
-                        dst[o] = Downscaler.clampByte(line[o] * inv)
-                        dst[o + 1] = Downscaler.clampByte(line[o + 1] * inv)
-                        dst[o + 2] = Downscaler.clampByte(line[o + 2] * inv)
-                        dst[o + 3] = Downscaler.clampByte(a * 255)
+                } else {
+                    line.update(from: src + oy * outWidth, count: outWidth)
+                }
+                let dst = pixels.baseAddress! + oy * outWidth * 4
+                for x in 0..<outWidth {
+                    let v = line[x]
+                    let a = min(max(v[3], 0), 1)
+                    let o = x * 4
+                    if a <= 0 {
+                        dst[o] = 0; dst[o + 1] = 0; dst[o + 2] = 0; dst[o + 3] = 0
+                        continue
                     }
+                    let inv = 255 / a
+                    dst[o] = Downscaler.clampByte(v[0] * inv)
+                    dst[o + 1] = Downscaler.clampByte(v[1] * inv)
+                    dst[o + 2] = Downscaler.clampByte(v[2] * inv)
+                    dst[o + 3] = Downscaler.clampByte(a * 255)
                 }
             }
         }

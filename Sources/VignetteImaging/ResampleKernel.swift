@@ -56,6 +56,16 @@ struct ResampleKernel {
         self.taps = taps
     }
 
+    /// Calls `body` with the start, tap count and weights arrays as pointers (no bounds checks in the resampling loops).
+    @inline(__always)
+    func withUnsafePointers<R>(_ body: (UnsafePointer<Int>, UnsafePointer<Int>, UnsafePointer<Float>) -> R) -> R {
+        starts.withUnsafeBufferPointer { s in
+            counts.withUnsafeBufferPointer { c in
+                weights.withUnsafeBufferPointer { w in body(s.baseAddress!, c.baseAddress!, w.baseAddress!) }
+            }
+        }
+    }
+
     static func lanczos3(_ x: Double) -> Double {
         let ax = abs(x)
         if ax < 1e-12 { return 1 }
