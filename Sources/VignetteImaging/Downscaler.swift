@@ -298,17 +298,45 @@ public final class Downscaler {
             dst.update(from: mid, count: outWidth)
             return
         }
+        let taps = k.taps
         k.withUnsafePointers { starts, counts, weights in
-            var w = weights
-            for ox in 0..<outWidth {
-                let src = mid + starts[ox]
-                // Lane by lane the same sums, in the same order, as four scalar accumulators.
-                var sum = SIMD4<Float>()
-                for t in 0..<counts[ox] { sum += src[t] * w[t] }
-                dst[ox] = sum
-                w += k.taps
+            var ox = 0
+            // Four output pixels at a time where their tap counts agree (all but the edges): four
+            // independent sums keep the adder busy; each is still summed in tap order.
+            while ox + 4 <= outWidth {
+                let n = counts[ox]
+                guard counts[ox + 1] == n, counts[ox + 2] == n, counts[ox + 3] == n else {
+                    dst[ox] = Downscaler.weightedSum(mid + starts[ox], weights + ox * taps, n)
+                    ox += 1
+                    continue
+                }
+                let s0 = mid + starts[ox], s1 = mid + starts[ox + 1], s2 = mid + starts[ox + 2], s3 = mid + starts[ox + 3]
+                let w0 = weights + ox * taps, w1 = w0 + taps, w2 = w1 + taps, w3 = w2 + taps
+                var a0 = SIMD4<Float>(), a1 = SIMD4<Float>(), a2 = SIMD4<Float>(), a3 = SIMD4<Float>()
+                for t in 0..<n {
+                    a0 += s0[t] * w0[t]
+                    a1 += s1[t] * w1[t]
+                    a2 += s2[t] * w2[t]
+                    a3 += s3[t] * w3[t]
+                }
+                dst[ox] = a0; dst[ox + 1] = a1; dst[ox + 2] = a2; dst[ox + 3] = a3
+                ox += 4
+            }
+            while ox < outWidth {
+                dst[ox] = Downscaler.weightedSum(mid + starts[ox], weights + ox * taps, counts[ox])
+                ox += 1
             }
         }
+    }
+
+    /// The sum of `count` pixels from `src`, each times its weight, in order from zero.
+    ///
+    /// Lane by lane these are the same operations, in the same order, as four scalar sums.
+    @inline(__always)
+    static func weightedSum(_ src: UnsafePointer<SIMD4<Float>>, _ w: UnsafePointer<Float>, _ count: Int) -> SIMD4<Float> {
+        var sum = SIMD4<Float>()
+        for t in 0..<count { sum += src[t] * w[t] }
+        return sum
     }
 
     /// Resamples the intermediate rows vertically and turns them into straight-alpha bytes.
@@ -316,41 +344,65 @@ public final class Downscaler {
         var out = Bitmap(width: outWidth, height: outHeight)
         let outWidth = self.outWidth
         let src = UnsafePointer(rows)
-        let line = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: outWidth)
-        defer { line.deallocate() }
         out.pixels.withUnsafeMutableBufferPointer { pixels in
             for oy in 0..<outHeight {
-                if let k = vKernel {
-                    k.withUnsafePointers { starts, counts, weights in
-                        line.update(repeating: .zero, count: outWidth)
-                        let w = weights + oy * k.taps
-                        for t in 0..<counts[oy] {
-                            let row = src + (starts[oy] + t) * outWidth
-                            let weight = w[t]
-                            for x in 0..<outWidth { line[x] += row[x] * weight }
-                        }
-                    }
-                } else {
-                    line.update(from: src + oy * outWidth, count: outWidth)
-                }
                 let dst = pixels.baseAddress! + oy * outWidth * 4
-                for x in 0..<outWidth {
-                    let v = line[x]
-                    let a = min(max(v[3], 0), 1)
-                    let o = x * 4
-                    if a <= 0 {
-                        dst[o] = 0; dst[o + 1] = 0; dst[o + 2] = 0; dst[o + 3] = 0
-                        continue
+                guard let k = vKernel else {
+                    for x in 0..<outWidth { Downscaler.store(src[oy * outWidth + x], dst + x * 4) }
+                    continue
+                }
+                k.withUnsafePointers { starts, counts, weights in
+                    let w = weights + oy * k.taps
+                    let n = counts[oy]
+                    let top = src + starts[oy] * outWidth
+                    var x = 0
+                    // Four pixels at a time, each summed over the taps in order (as the horizontal pass).
+                    while x + 4 <= outWidth {
+                        var a0 = SIMD4<Float>(), a1 = SIMD4<Float>(), a2 = SIMD4<Float>(), a3 = SIMD4<Float>()
+                        var p = top + x
+                        for t in 0..<n {
+                            let weight = w[t]
+                            a0 += p[0] * weight
+                            a1 += p[1] * weight
+                            a2 += p[2] * weight
+                            a3 += p[3] * weight
+                            p += outWidth
+                        }
+                        Downscaler.store(a0, dst + x * 4)
+                        Downscaler.store(a1, dst + x * 4 + 4)
+                        Downscaler.store(a2, dst + x * 4 + 8)
+                        Downscaler.store(a3, dst + x * 4 + 12)
+                        x += 4
                     }
-                    let inv = 255 / a
-                    dst[o] = Downscaler.clampByte(v[0] * inv)
-                    dst[o + 1] = Downscaler.clampByte(v[1] * inv)
-                    dst[o + 2] = Downscaler.clampByte(v[2] * inv)
-                    dst[o + 3] = Downscaler.clampByte(a * 255)
+                    while x < outWidth {
+                        var sum = SIMD4<Float>()
+                        var p = top + x
+                        for t in 0..<n {
+                            sum += p[0] * w[t]
+                            p += outWidth
+                        }
+                        Downscaler.store(sum, dst + x * 4)
+                        x += 1
+                    }
                 }
             }
         }
         return out
+    }
+
+    /// Writes a premultiplied pixel as straight-alpha bytes (transparent black when alpha is 0).
+    @inline(__always)
+    static func store(_ v: SIMD4<Float>, _ dst: UnsafeMutablePointer<UInt8>) {
+        let a = min(max(v[3], 0), 1)
+        if a <= 0 {
+            dst[0] = 0; dst[1] = 0; dst[2] = 0; dst[3] = 0
+            return
+        }
+        let inv = 255 / a
+        dst[0] = clampByte(v[0] * inv)
+        dst[1] = clampByte(v[1] * inv)
+        dst[2] = clampByte(v[2] * inv)
+        dst[3] = clampByte(a * 255)
     }
 
     @inline(__always)
