@@ -6,7 +6,7 @@ public import VignetteCore
 /// integer factors) down to between one and two times the target, and the rest is a
 /// Lanczos-3 reduce, which gives the sharpness. Colour is averaged premultiplied by alpha,
 /// so transparent pixels do not bleed. Memory is O(width) for the box stage plus
-/// O(target width × intermediate height) floats: the full-size image never exists.
+/// O(target width × Lanczos taps) floats and the thumbnail: the full-size image never exists.
 public final class Downscaler {
     /// Size of the image fed in.
     public let inWidth: Int, inHeight: Int
@@ -28,9 +28,15 @@ public final class Downscaler {
     var rowsSeen = 0
     /// One intermediate row: a premultiplied RGBA pixel (floats in 0…1) per intermediate column.
     let midRow: UnsafeMutablePointer<SIMD4<Float>>
-    /// Horizontally resampled intermediate rows, `outWidth` pixels each.
+    /// The last `ringRows` horizontally resampled intermediate rows, `outWidth` pixels each (row r in slot r % ringRows).
     let rows: UnsafeMutablePointer<SIMD4<Float>>
+    let ringRows: Int
     var midRowsDone = 0
+    /// The thumbnail's bytes, a row written as soon as the intermediate rows it needs are in.
+    var pixels: [UInt8]
+    var outRowsDone = 0
+    /// Where each tap's intermediate row is in the ring, for the output row being made.
+    let tapRows: UnsafeMutablePointer<UnsafePointer<SIMD4<Float>>>
     /// A 1×1 box: each row becomes an intermediate row directly, without the integer sums.
     let direct: Bool
     /// What a one-pixel box of each byte value divides down to (1- and 3-byte pixels of a direct downscaler).
@@ -72,8 +78,11 @@ public final class Downscaler {
         columns = [UInt32](repeating: 0, count: columnFirst ? inWidth * channels : 0)
         midRow = .allocate(capacity: midWidth)
         midRow.initialize(repeating: .zero, count: midWidth)
-        // Every row is written by horizontalPass before verticalPass reads it (finish fills missing ones).
-        rows = .allocate(capacity: outWidth * midHeight)
+        // Every row is written by horizontalPass before an output row reads it (finish fills missing ones).
+        ringRows = Downscaler.ringSize(vKernel, midHeight: midHeight)
+        rows = .allocate(capacity: outWidth * ringRows)
+        tapRows = .allocate(capacity: vKernel?.taps ?? 1)
+        pixels = [UInt8](repeating: 0, count: outWidth * outHeight * 4)
         direct = boxX == 1 && boxY == 1
         let one = Downscaler.scales(count: 1)
         byteValues = direct && channels != 4 ? (0..<256).map { Float(UInt64($0) &* 255) * one.colour } : []
@@ -82,6 +91,20 @@ public final class Downscaler {
     deinit {
         midRow.deallocate()
         rows.deallocate()
+        tapRows.deallocate()
+    }
+
+    /// How many horizontally resampled rows to keep: one output row's taps when no output row's
+    /// last tap comes before the previous row's (always, for Lanczos), else all of them.
+    static func ringSize(_ kernel: ResampleKernel?, midHeight: Int) -> Int {
+        guard let kernel else { return 1 }
+        var end = 0
+        for o in 0..<kernel.starts.count {
+            let next = kernel.starts[o] + kernel.counts[o]
+            guard next >= end, kernel.counts[o] <= kernel.taps else { return midHeight }
+            end = next
+        }
+        return min(kernel.taps, midHeight)
     }
 
     /// The factors that turn a box's colour sums (units of 255 × 255) and alpha sum (units of 255) into 0…1, for a box of `count` pixels.
@@ -96,8 +119,7 @@ public final class Downscaler {
             for r in 0..<count where rowsSeen < inHeight {
                 convertRow(base + r * stride)
                 rowsSeen += 1
-                horizontalPass(into: midRowsDone)
-                midRowsDone += 1
+                addMidRow()
             }
             return
         }
@@ -109,8 +131,12 @@ public final class Downscaler {
         }
     }
 
-    /// Finishes (missing rows count as transparent black) and returns the thumbnail.
+    /// Finishes (missing rows count as transparent black) and returns the thumbnail; call it once.
+    ///
+    /// The downscaler hands its pixels over rather than sharing them, so the caller can change
+    /// the bitmap without a copy.
     public func finish() -> Bitmap {
+        precondition(!pixels.isEmpty, "Downscaler.finish() was already called")
         while midRowsDone < midHeight {
             if rowsInBand > 0 {
                 flushBand()
@@ -119,7 +145,10 @@ public final class Downscaler {
                 flushBand()
             }
         }
-        return verticalPass()
+        assert(outRowsDone == outHeight, "every output row needs only rows before the last")
+        let bitmap = Bitmap(width: outWidth, height: outHeight, pixels: pixels)
+        pixels = []
+        return bitmap
     }
 
     func accumulate(_ row: UnsafePointer<UInt8>) {
@@ -285,8 +314,36 @@ public final class Downscaler {
             }
         }
         rowsInBand = 0
-        horizontalPass(into: midRowsDone)
+        addMidRow()
+    }
+
+    /// Resamples the intermediate row into the ring, then makes the output rows that were waiting for it.
+    func addMidRow() {
+        horizontalPass(into: midRowsDone % ringRows)
         midRowsDone += 1
+        let src = UnsafePointer(rows)
+        let outWidth = self.outWidth
+        pixels.withUnsafeMutableBufferPointer { pixels in
+            guard let k = vKernel else {
+                // No vertical resampling: output row r is intermediate row r.
+                while outRowsDone < min(midRowsDone, outHeight) {
+                    let row = src + (outRowsDone % ringRows) * outWidth
+                    let dst = pixels.baseAddress! + outRowsDone * outWidth * 4
+                    for x in 0..<outWidth { Downscaler.store(row[x], dst + x * 4) }
+                    outRowsDone += 1
+                }
+                return
+            }
+            k.withUnsafePointers { starts, counts, weights in
+                while outRowsDone < outHeight && starts[outRowsDone] + counts[outRowsDone] <= midRowsDone {
+                    let oy = outRowsDone
+                    for t in 0..<counts[oy] { tapRows[t] = src + ((starts[oy] + t) % ringRows) * outWidth }
+                    verticalRow(
+                        dst: pixels.baseAddress! + oy * outWidth * 4, weights: weights + oy * k.taps, count: counts[oy])
+                    outRowsDone += 1
+                }
+            }
+        }
     }
 
     /// Resamples the intermediate row into row `index` of `rows`.
@@ -339,55 +396,34 @@ public final class Downscaler {
         return sum
     }
 
-    /// Resamples the intermediate rows vertically and turns them into straight-alpha bytes.
-    func verticalPass() -> Bitmap {
-        var out = Bitmap(width: outWidth, height: outHeight)
+    /// Resamples one output row vertically from the `count` rows of `tapRows` and writes it as straight-alpha bytes.
+    func verticalRow(dst: UnsafeMutablePointer<UInt8>, weights w: UnsafePointer<Float>, count n: Int) {
         let outWidth = self.outWidth
-        let src = UnsafePointer(rows)
-        out.pixels.withUnsafeMutableBufferPointer { pixels in
-            for oy in 0..<outHeight {
-                let dst = pixels.baseAddress! + oy * outWidth * 4
-                guard let k = vKernel else {
-                    for x in 0..<outWidth { Downscaler.store(src[oy * outWidth + x], dst + x * 4) }
-                    continue
-                }
-                k.withUnsafePointers { starts, counts, weights in
-                    let w = weights + oy * k.taps
-                    let n = counts[oy]
-                    let top = src + starts[oy] * outWidth
-                    var x = 0
-                    // Four pixels at a time, each summed over the taps in order (as the horizontal pass).
-                    while x + 4 <= outWidth {
-                        var a0 = SIMD4<Float>(), a1 = SIMD4<Float>(), a2 = SIMD4<Float>(), a3 = SIMD4<Float>()
-                        var p = top + x
-                        for t in 0..<n {
-                            let weight = w[t]
-                            a0 += p[0] * weight
-                            a1 += p[1] * weight
-                            a2 += p[2] * weight
-                            a3 += p[3] * weight
-                            p += outWidth
-                        }
-                        Downscaler.store(a0, dst + x * 4)
-                        Downscaler.store(a1, dst + x * 4 + 4)
-                        Downscaler.store(a2, dst + x * 4 + 8)
-                        Downscaler.store(a3, dst + x * 4 + 12)
-                        x += 4
-                    }
-                    while x < outWidth {
-                        var sum = SIMD4<Float>()
-                        var p = top + x
-                        for t in 0..<n {
-                            sum += p[0] * w[t]
-                            p += outWidth
-                        }
-                        Downscaler.store(sum, dst + x * 4)
-                        x += 1
-                    }
-                }
+        let tapRows = self.tapRows
+        var x = 0
+        // Four pixels at a time, each summed over the taps in order (as the horizontal pass).
+        while x + 4 <= outWidth {
+            var a0 = SIMD4<Float>(), a1 = SIMD4<Float>(), a2 = SIMD4<Float>(), a3 = SIMD4<Float>()
+            for t in 0..<n {
+                let p = tapRows[t] + x
+                let weight = w[t]
+                a0 += p[0] * weight
+                a1 += p[1] * weight
+                a2 += p[2] * weight
+                a3 += p[3] * weight
             }
+            Downscaler.store(a0, dst + x * 4)
+            Downscaler.store(a1, dst + x * 4 + 4)
+            Downscaler.store(a2, dst + x * 4 + 8)
+            Downscaler.store(a3, dst + x * 4 + 12)
+            x += 4
         }
-        return out
+        while x < outWidth {
+            var sum = SIMD4<Float>()
+            for t in 0..<n { sum += tapRows[t][x] * w[t] }
+            Downscaler.store(sum, dst + x * 4)
+            x += 1
+        }
     }
 
     /// Writes a premultiplied pixel as straight-alpha bytes (transparent black when alpha is 0).

@@ -57,6 +57,29 @@ struct DownscalerTests {
         #expect(opaque.finish() == run(colour, 4))
     }
 
+    @Test func rowsPushedOneAtATimeGiveTheSameThumbnailAndMissingRowsAreTransparent() {
+        // Output rows are made as soon as the intermediate rows they need are in (a ring of rows).
+        let (w, h) = (300, 200)
+        let pixels: [UInt8] = (0..<(w * h * 4)).map { (i: Int) -> UInt8 in
+            i % 4 == 3 ? UInt8(128 + i / 4 % 97) : UInt8(truncatingIfNeeded: (i &* 31) ^ (i >> 7))
+        }
+        let image = Bitmap(width: w, height: h, pixels: pixels)
+        // Box and Lanczos both ways, a 1×1 box, no horizontal resampling, no vertical resampling.
+        for (ow, oh) in [(37, 23), (150, 100), (300, 101), (64, 200)] {
+            let d = Downscaler(inWidth: w, inHeight: h, channels: 4, outWidth: ow, outHeight: oh)
+            pixels.withUnsafeBufferPointer { buffer in
+                for y in 0..<h { d.push(buffer.baseAddress! + y * w * 4, stride: w * 4, count: 1) }
+            }
+            #expect(d.finish() == downscale(image, to: ow, oh), "\(ow)×\(oh)")
+        }
+        let half = Downscaler(inWidth: w, inHeight: h, channels: 4, outWidth: 37, outHeight: 23)
+        pixels.withUnsafeBufferPointer { half.push($0.baseAddress!, stride: w * 4, count: h / 2) }
+        let cut = half.finish()
+        let whole = downscale(image, to: 37, 23)
+        #expect(cut.pixels.prefix(37 * 4 * 5) == whole.pixels.prefix(37 * 4 * 5))
+        #expect(cut.pixels.suffix(37 * 4).allSatisfy { $0 == 0 })
+    }
+
     @Test func outputSizeKeepsTheAspectAndNeverEnlargesUnlessAsked() {
         let r = ThumbnailRequest(maxPixelSize: 256)
         #expect(r.outputSize(width: 4000, height: 3000) == (256, 192))
