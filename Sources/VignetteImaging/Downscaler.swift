@@ -241,19 +241,18 @@ public final class Downscaler {
             case 4:
                 var x = 0
                 var o = 0
+                var p = UnsafeRawPointer(row)
                 while x < inWidth {
                     let end = min(x + boxX, inWidth)
-                    var r: UInt32 = 0, g: UInt32 = 0, b: UInt32 = 0, a: UInt32 = 0
+                    // Colour times alpha, and alpha, summed as four 32-bit lanes: the scalar sums exactly.
+                    var sum = SIMD4<UInt32>()
                     while x < end {
-                        let p = row + x * 4
-                        let alpha = UInt32(p[3])
-                        r &+= UInt32(p[0]) &* alpha
-                        g &+= UInt32(p[1]) &* alpha
-                        b &+= UInt32(p[2]) &* alpha
-                        a &+= alpha
+                        let v = SIMD4<UInt32>(truncatingIfNeeded: p.loadUnaligned(as: SIMD4<UInt8>.self))
+                        sum &+= v &* SIMD4<UInt32>(v[3], v[3], v[3], 1)
+                        p += 4
                         x += 1
                     }
-                    acc[o] &+= UInt64(r); acc[o + 1] &+= UInt64(g); acc[o + 2] &+= UInt64(b); acc[o + 3] &+= UInt64(a)
+                    acc[o] &+= UInt64(sum[0]); acc[o + 1] &+= UInt64(sum[1]); acc[o + 2] &+= UInt64(sum[2]); acc[o + 3] &+= UInt64(sum[3])
                     o += 4
                 }
             case 3:
