@@ -10,7 +10,7 @@
 #   type      vignette type --mime Samples/notes.txt (and Samples/photo.jpg)
 #   file      file --mime-type on the same file (the peer of type)
 #   version   vignette --version (the floor: start-up and nothing else)
-# with the system MIME database's compiled cache current (a private $XDG_CACHE_HOME, filled
+# with the system MIME database's compiled cache current (a private $XDG_CACHE_HOME for each build, filled
 # by a first unrecorded run) and every input in the page cache. Prints the median wall time,
 # the median CPU time (user+sys, far less sensitive to the other load on a shared machine),
 # the largest peak RSS, and the ratios the issue's acceptance names.
@@ -26,10 +26,13 @@ trap 'rm -rf "$work"' EXIT
 python3 - "$bin" "${BASE_BIN:-}" "$top/Samples" "$work" "$runs" <<'PY'
 import os, statistics, subprocess, sys, time
 binary, base, samples, work, runs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
-env = dict(os.environ, XDG_CACHE_HOME=work + "/cache")
 photo, notes = samples + "/photo.jpg", samples + "/notes.txt"
+# Each build gets its own cache folder: the compiled type cache is keyed by the executable, so
+# two builds sharing one would each find the other's and rebuild it on every turn.
+envs = {}
 
 def commands(prefix, exe):
+    envs[prefix] = dict(os.environ, XDG_CACHE_HOME=work + "/cache-" + (prefix or "new"))
     return {
         prefix + "thumb": [exe, "thumbnail", "-s", "256", photo, "-o", work + "/x.png"],
         prefix + "type-text": [exe, "type", "--mime", notes],
@@ -46,6 +49,7 @@ if base:
 
 def run(argv):
     start = time.perf_counter()
+    env = envs["base-" if argv[0] == base and base != binary else ""]
     proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = (time.perf_counter() - start) * 1000
