@@ -19,9 +19,10 @@ build: deps
 	$(SWIFT) build -j $(JOBS)
 
 # The Swift runtime and Foundation linked into the binary: no libswift*.so to load and bind at
-# every start (bench/startup.sh). scripts/install.sh and the Dockerfile build the same way.
+# every start (bench/startup.sh); nor are all its symbols exported (see scripts/install.sh).
+# scripts/install.sh and the Dockerfile build the same way.
 release: deps
-	$(SWIFT) build -c release --static-swift-stdlib -j $(JOBS)
+	$(SWIFT) build -c release --static-swift-stdlib -Xlinker --no-export-dynamic -j $(JOBS)
 
 ## demo: install what is missing, build, run the main job on Samples/ and print where the output is.
 demo: release

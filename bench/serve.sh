@@ -25,8 +25,8 @@ done
 cd "$top"
 # The same build as the container's (scripts/install.sh with STATIC_STDLIB=1); VIGNETTE_BIN overrides.
 if [[ -z "${VIGNETTE_BIN:-}" ]]; then
-  swift build -c release --static-swift-stdlib --product vignette >/dev/null
-  bin=$(swift build -c release --static-swift-stdlib --show-bin-path)/vignette
+  swift build -c release --static-swift-stdlib -Xlinker --no-export-dynamic --product vignette >/dev/null
+  bin=$(swift build -c release --static-swift-stdlib -Xlinker --no-export-dynamic --show-bin-path)/vignette
 else
   bin=$VIGNETTE_BIN
 fi

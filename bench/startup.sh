@@ -19,7 +19,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 runs=${1:-20}
 bin=${VIGNETTE_BIN:-$top/.build/release/vignette}
 # The release build as `make release` makes it (static Swift runtime).
-[[ -x "$bin" ]] || (cd "$top" && swift build -c release --static-swift-stdlib --product vignette >/dev/null)
+[[ -x "$bin" ]] || (cd "$top" && swift build -c release --static-swift-stdlib -Xlinker --no-export-dynamic --product vignette >/dev/null)
 command -v gdk-pixbuf-thumbnailer >/dev/null || { echo "needs gdk-pixbuf-thumbnailer (libgdk-pixbuf2.0-bin)" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
