@@ -80,8 +80,8 @@ struct GeneratorsCommand: ParsableCommand {
     static func capabilities(_ g: any Generator) -> [String] {
         GeneratorRegistry.Capability.allCases.filter { c in
             switch c {
-            case .thumbnail: g is any ThumbnailGenerating
-            case .preview: g is any PreviewGenerating
+            case .thumbnail: g.asThumbnailGenerator != nil
+            case .preview: g.asPreviewGenerator != nil
             }
         }.map(\.rawValue)
     }

@@ -32,8 +32,8 @@ extension VignetteService {
     func generatorList() throws -> Response {
         let list: [[String: Any]] = registry.generators.map { g in
             var capabilities: [String] = []
-            if g is any ThumbnailGenerating { capabilities.append("thumbnail") }
-            if g is any PreviewGenerating { capabilities.append("preview") }
+            if g.asThumbnailGenerator != nil { capabilities.append("thumbnail") }
+            if g.asPreviewGenerator != nil { capabilities.append("preview") }
             var object: [String: Any] = [
                 "identifier": g.identifier, "supportedTypes": g.supportedTypes, "priority": g.priority.description,
                 "origin": g.origin.hasPrefix("/") ? (g.origin as NSString).lastPathComponent : g.origin,

@@ -14,11 +14,26 @@ public protocol Generator: Sendable {
     var limits: GeneratorLimits { get }
     /// Where the generator comes from: `built-in`, `in-process`, or the manifest file that declared it.
     var origin: String { get }
+    /// This generator as a thumbnail generator, or nil when it draws none.
+    ///
+    /// Conforming to `ThumbnailGenerating` provides it; there is no need to write it.
+    var asThumbnailGenerator: (any ThumbnailGenerating)? { get }
+    /// This generator as a preview generator, or nil when it writes none.
+    ///
+    /// Conforming to `PreviewGenerating` provides it; there is no need to write it.
+    var asPreviewGenerator: (any PreviewGenerating)? { get }
 }
 
 extension Generator {
     /// Generators compiled into the program say `in-process` unless they say otherwise.
     public var origin: String { "in-process" }
+
+    /// A dynamic cast, for a type whose capabilities the defaults below cannot see statically
+    /// (a conformance added in another module, or by a subclass).
+    public var asThumbnailGenerator: (any ThumbnailGenerating)? { self as? any ThumbnailGenerating }
+
+    /// A dynamic cast, for a type whose capabilities the defaults below cannot see statically.
+    public var asPreviewGenerator: (any PreviewGenerating)? { self as? any PreviewGenerating }
 }
 
 /// A generator that draws thumbnails.
@@ -27,10 +42,22 @@ public protocol ThumbnailGenerating: Generator {
     func makeThumbnail(for input: GeneratorInput, request: ThumbnailRequest) throws -> GeneratedThumbnail
 }
 
+extension ThumbnailGenerating {
+    // Known statically: a dynamic cast to a protocol costs the runtime a scan of every
+    // conformance record in the program (about 25 µs) for each new type it meets.
+    /// The generator itself.
+    public var asThumbnailGenerator: (any ThumbnailGenerating)? { self }
+}
+
 /// A generator that writes text previews (plain text and HTML).
 public protocol PreviewGenerating: Generator {
     /// A text preview of `input`, or a thrown error (`.declined` to pass the file on).
     func makePreview(for input: GeneratorInput, request: PreviewRequest) throws -> TextPreview
+}
+
+extension PreviewGenerating {
+    /// The generator itself.
+    public var asPreviewGenerator: (any PreviewGenerating)? { self }
 }
 
 /// Preference among generators whose types are equally specific; higher wins.

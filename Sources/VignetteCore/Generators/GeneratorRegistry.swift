@@ -52,10 +52,11 @@ public final class GeneratorRegistry: @unchecked Sendable {
         /// Writes text previews (`PreviewGenerating`).
         case preview
 
+        /// Whether `generator` can do this (without a dynamic cast: see `Generator.asThumbnailGenerator`).
         func offered(by generator: any Generator) -> Bool {
             switch self {
-            case .thumbnail: generator is any ThumbnailGenerating
-            case .preview: generator is any PreviewGenerating
+            case .thumbnail: generator.asThumbnailGenerator != nil
+            case .preview: generator.asPreviewGenerator != nil
             }
         }
     }
@@ -144,7 +145,8 @@ public final class GeneratorRegistry: @unchecked Sendable {
         for input: GeneratorInput, request: ThumbnailRequest, allowFallback: Bool = true
     ) throws -> (GeneratedThumbnail, generator: String, attempts: [Attempt]) {
         try run(input, capability: .thumbnail, allowFallback: allowFallback) { generator in
-            try (generator as! any ThumbnailGenerating).makeThumbnail(for: input, request: request)
+            // `candidates` kept only generators that draw thumbnails.
+            try generator.asThumbnailGenerator!.makeThumbnail(for: input, request: request)
         }
     }
 
@@ -153,7 +155,7 @@ public final class GeneratorRegistry: @unchecked Sendable {
         for input: GeneratorInput, request: PreviewRequest, allowFallback: Bool = true
     ) throws -> (TextPreview, generator: String, attempts: [Attempt]) {
         try run(input, capability: .preview, allowFallback: allowFallback) { generator in
-            try (generator as! any PreviewGenerating).makePreview(for: input, request: request)
+            try generator.asPreviewGenerator!.makePreview(for: input, request: request)
         }
     }
 

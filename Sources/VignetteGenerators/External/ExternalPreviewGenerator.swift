@@ -29,6 +29,8 @@ public struct ExternalPreviewGenerator: PreviewGenerating {
     public var limits: GeneratorLimits { spec.limits }
     /// The manifest file.
     public var origin: String { spec.origin }
+    /// None: it writes previews only.
+    public var asThumbnailGenerator: (any ThumbnailGenerating)? { nil }
 
     /// Runs the command with `%s` = the request's byte limit; the title is the type's description.
     public func makePreview(for input: GeneratorInput, request: PreviewRequest) throws -> TextPreview {

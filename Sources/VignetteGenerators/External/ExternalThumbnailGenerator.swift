@@ -29,6 +29,8 @@ public struct ExternalThumbnailGenerator: ThumbnailGenerating {
     public var limits: GeneratorLimits { spec.limits }
     /// The manifest or `.thumbnailer` file.
     public var origin: String { spec.origin }
+    /// None: it draws thumbnails only.
+    public var asPreviewGenerator: (any PreviewGenerating)? { nil }
 
     /// Runs the command with `%s` = the requested pixel size and decodes what it wrote.
     public func makeThumbnail(for input: GeneratorInput, request: ThumbnailRequest) throws -> GeneratedThumbnail {
