@@ -45,11 +45,24 @@ public struct ExecTemplate: Sendable, Equatable {
         return used
     }
 
+    // Not through `usedPlaceholders`: the first Set<Character> a process makes costs the runtime
+    // a scan of every conformance record in the program, and every command checks the manifests.
     /// Whether the command names its input (`%i` or `%u`).
-    public var takesInput: Bool { !usedPlaceholders.isDisjoint(with: ["i", "u"]) }
+    public var takesInput: Bool { uses("i") || uses("u") }
 
     /// Whether the command writes to a named output file (`%o`).
-    public var writesOutputFile: Bool { usedPlaceholders.contains("o") }
+    public var writesOutputFile: Bool { uses("o") }
+
+    /// Whether an argument holds the placeholder `%code` (not `%%`).
+    func uses(_ code: Character) -> Bool {
+        for argument in arguments {
+            var chars = argument.makeIterator()
+            while let c = chars.next() {
+                if c == "%", let next = chars.next(), next != "%", next == code { return true }
+            }
+        }
+        return false
+    }
 
     /// The argv with placeholders replaced by `values` (keyed by letter).
     public func expand(_ values: [Character: String]) -> [String] {

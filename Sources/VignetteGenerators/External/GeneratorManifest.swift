@@ -74,6 +74,12 @@ public struct GeneratorManifest: Sendable {
 
     /// Checks manifest JSON; `./` arguments of `exec` are resolved against `path`'s folder.
     public static func parse(_ data: Data, path: String) throws -> GeneratorManifest {
+        if let manifest = ManifestReader.read(data, path: path) { return manifest }
+        return try parseWithFoundation(data, path: path)
+    }
+
+    /// `parse` through `JSONSerialization`: slower, but it names what is wrong.
+    static func parseWithFoundation(_ data: Data, path: String) throws -> GeneratorManifest {
         let root: Any
         do {
             root = try JSONSerialization.jsonObject(with: data)
@@ -94,9 +100,8 @@ public struct GeneratorManifest: Sendable {
         if let unknown = g.keys.sorted().first(where: { !generatorKeys.contains($0) }) {
             throw problem(path, "generator.\(unknown)", "unknown key (known: \(generatorKeys.sorted().joined(separator: ", ")))")
         }
-        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-        let identifier = try string(g, "identifier", path) ?? name
-        guard !identifier.isEmpty, identifier.allSatisfy({ $0.isLetter || $0.isNumber || "-._".contains($0) }) else {
+        let identifier = try string(g, "identifier", path) ?? defaultIdentifier(path)
+        guard isValidIdentifier(identifier) else {
             throw problem(path, "generator.identifier", "must be letters, digits, '-', '_' and '.', not \"\(identifier)\"")
         }
         guard let kindText = try string(g, "kind", path) else {
@@ -119,14 +124,11 @@ public struct GeneratorManifest: Sendable {
                 path, "generator.timeoutSeconds", "must be more than 0 and at most \(Int(ExternalGeneratorSpec.maxTimeout)) seconds")
         }
         let maxBytes = try number(g, "maxFileBytes", path)
-        if let maxBytes, maxBytes < 1 || maxBytes > Double(Int64.max / 2) || maxBytes.rounded() != maxBytes {
+        if let maxBytes, !isByteCount(maxBytes, atLeast: 1) {
             throw problem(path, "generator.maxFileBytes", "must be a positive whole number of bytes")
         }
         let maxMemory = try number(g, "maxMemoryBytes", path)
-        if let maxMemory,
-            maxMemory < Double(ExternalGeneratorSpec.minMaxMemoryBytes) || maxMemory > Double(Int64.max / 2)
-                || maxMemory.rounded() != maxMemory
-        {
+        if let maxMemory, !isByteCount(maxMemory, atLeast: Double(ExternalGeneratorSpec.minMaxMemoryBytes)) {
             throw problem(
                 path, "generator.maxMemoryBytes",
                 "must be a whole number of bytes, at least \(ExternalGeneratorSpec.minMaxMemoryBytes) (16 MiB)")
@@ -155,7 +157,7 @@ public struct GeneratorManifest: Sendable {
     /// A positive whole number, or nil when the key is absent.
     static func count(_ g: [String: Any], _ key: String, _ path: String) throws -> Int? {
         guard let value = try number(g, key, path) else { return nil }
-        guard value >= 1, value <= Double(Int64.max / 2), value.rounded() == value else {
+        guard isByteCount(value, atLeast: 1) else {
             throw problem(path, "generator.\(key)", "must be a positive whole number")
         }
         return Int(value)
@@ -166,6 +168,11 @@ public struct GeneratorManifest: Sendable {
             throw problem(path, "generator.exec", "missing (an argv list such as [\"tool\", \"%i\", \"%o\"])")
         }
         guard let list = try strings(g, "exec", path) else { throw problem(path, "generator.exec", "must be a list of strings") }
+        return try execTemplate(list, path: path)
+    }
+
+    /// The checked template of an `exec` list: `./` arguments resolved, the input named.
+    static func execTemplate(_ list: [String], path: String) throws -> ExecTemplate {
         let template: ExecTemplate
         do {
             template = try ExecTemplate(
@@ -181,13 +188,37 @@ public struct GeneratorManifest: Sendable {
 
     static func priority(_ g: [String: Any], _ path: String) throws -> GeneratorPriority {
         guard let value = g["priority"] else { return .standard }
-        let named: [String: GeneratorPriority] = ["generic": .generic, "standard": .standard, "preferred": .preferred]
-        if let text = value as? String, let p = named[text] { return p }
+        if let text = value as? String, let p = namedPriority(text) { return p }
         if !(value is String), let n = value as? NSNumber, n.doubleValue.rounded() == n.doubleValue, abs(n.doubleValue) <= 999 {
             return GeneratorPriority(rawValue: n.intValue)
         }
         throw problem(
             path, "generator.priority", "must be generic, standard, preferred or a whole number from -999 to 999, not \(describe(value))")
+    }
+
+    /// The priority a manifest names: generic, standard or preferred.
+    static func namedPriority(_ name: String) -> GeneratorPriority? {
+        switch name {
+        case "generic": .generic
+        case "standard": .standard
+        case "preferred": .preferred
+        default: nil
+        }
+    }
+
+    /// The identifier of a manifest that gives none: its file name without `.json`.
+    static func defaultIdentifier(_ path: String) -> String {
+        ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+    }
+
+    /// Whether `identifier` is letters, digits, `-`, `_` and `.`, and not empty.
+    static func isValidIdentifier(_ identifier: String) -> Bool {
+        !identifier.isEmpty && identifier.allSatisfy({ $0.isLetter || $0.isNumber || "-._".contains($0) })
+    }
+
+    /// Whether `value` is a whole number from `minimum` to half of `Int64.max`.
+    static func isByteCount(_ value: Double, atLeast minimum: Double) -> Bool {
+        value >= minimum && value <= Double(Int64.max / 2) && value.rounded() == value
     }
 
     /// `./x` and `../x` (and a program path with a `/`) are relative to the manifest's folder.

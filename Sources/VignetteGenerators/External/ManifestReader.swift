@@ -1,0 +1,264 @@
+import Foundation
+import VignetteCore
+
+/// A fast reader for plainly valid generator manifests; anything else is left to `JSONSerialization`.
+///
+/// Every command reads the shipped manifests (`Generators/svg.json`), and Foundation's JSON
+/// parsing with its bridged casts (`as? NSNumber`, `as? Bool`: each a scan of the runtime's
+/// conformance records) took about 5% of a short `vignette type`. This reader parses the JSON
+/// directly and answers nil for anything it does not plainly understand (an escape, an exponent,
+/// a duplicate key, a null, a wrong kind of value, a value out of range); the caller then
+/// checks the manifest the slow way, which names the problem. So the error messages stay in one
+/// place, and for valid manifests both give the same result (a test holds them to it).
+struct ManifestReader {
+    /// A parsed JSON value.
+    enum Value {
+        case object([(key: String, value: Value)])
+        case array([Value])
+        case string(String)
+        case number(Double)
+        case bool(Bool)
+        case null
+    }
+
+    /// The manifest in `bytes`, or nil when the slow path should decide.
+    static func read(_ data: Data, path: String) -> GeneratorManifest? {
+        let parsed: Value? = data.withUnsafeBytes { bytes in
+            var reader = ManifestReader(bytes: bytes)
+            let value = reader.value(depth: 0)
+            reader.skipSpace()
+            return reader.index == bytes.count ? value : nil
+        }
+        guard case .object(let top)? = parsed,
+            top.allSatisfy({ GeneratorManifest.topKeys.contains($0.key) }),
+            case .object(let g)? = member(top, "generator"),
+            g.allSatisfy({ GeneratorManifest.generatorKeys.contains($0.key) }),
+            let declarations = try? TypeDeclarationFile.decode(data, path: path)
+        else { return nil }
+        return generator(g, declarations: declarations, path: path).map {
+            GeneratorManifest(path: path, declarations: declarations, generator: $0)
+        }
+    }
+
+    private static func generator(
+        _ g: [(key: String, value: Value)], declarations: TypeDeclarationFile, path: String
+    ) -> GeneratorManifest.Generator? {
+        guard let identifier = string(g, "identifier", default: GeneratorManifest.defaultIdentifier(path)),
+            GeneratorManifest.isValidIdentifier(identifier),
+            case .string(let kindText)? = member(g, "kind"), let kind = ExternalGeneratorSpec.Kind(rawValue: kindText),
+            let execList = strings(g, "exec"), let exec = try? GeneratorManifest.execTemplate(execList, path: path)
+        else { return nil }
+        let declared = (declarations.types + declarations.exportedTypes).map(\.identifier)
+        guard let types = strings(g, "types") ?? (member(g, "types") == nil ? declared : nil),
+            let mimeTypes = strings(g, "mimeTypes") ?? (member(g, "mimeTypes") == nil ? [] : nil),
+            !(types.isEmpty && mimeTypes.isEmpty),
+            let timeout = number(g, "timeoutSeconds", default: ExternalGeneratorSpec.defaultTimeout),
+            timeout > 0, timeout <= ExternalGeneratorSpec.maxTimeout,
+            let maxBytes = number(g, "maxFileBytes", default: 1), GeneratorManifest.isByteCount(maxBytes, atLeast: 1),
+            let maxMemory = number(g, "maxMemoryBytes", default: Double(ExternalGeneratorSpec.minMaxMemoryBytes)),
+            GeneratorManifest.isByteCount(maxMemory, atLeast: Double(ExternalGeneratorSpec.minMaxMemoryBytes)),
+            let maxCPUSeconds = count(g, "maxCPUSeconds"), let maxWriteBytes = count(g, "maxWriteBytes"),
+            let maxProcesses = count(g, "maxProcesses"),
+            let environment = strings(g, "environment") ?? (member(g, "environment") == nil ? [] : nil),
+            !environment.contains(where: { $0.isEmpty || $0.contains("=") }),
+            let priority = priority(g)
+        else { return nil }
+        var tryExec: String? = nil
+        switch member(g, "tryExec") {
+        case nil: break
+        case .string(let program)?: tryExec = GeneratorManifest.resolve(program, against: path)
+        default: return nil
+        }
+        var sandbox = true
+        switch member(g, "sandbox") {
+        case nil: break
+        case .bool(let flag)?: sandbox = flag
+        default: return nil
+        }
+        return GeneratorManifest.Generator(
+            identifier: identifier, kind: kind, types: types, mimeTypes: mimeTypes, exec: exec,
+            tryExec: tryExec, priority: priority,
+            timeoutSeconds: timeout, maxFileBytes: member(g, "maxFileBytes") == nil ? nil : Int(maxBytes),
+            maxMemoryBytes: member(g, "maxMemoryBytes") == nil ? nil : Int(maxMemory), maxCPUSeconds: maxCPUSeconds,
+            maxWriteBytes: maxWriteBytes, maxProcesses: maxProcesses, environment: environment, sandbox: sandbox)
+    }
+
+    // MARK: Members
+
+    private static func member(_ o: [(key: String, value: Value)], _ key: String) -> Value? {
+        for pair in o where pair.key == key { return pair.value }
+        return nil
+    }
+
+    /// The string at `key`, `fallback` when absent, nil for any other value.
+    private static func string(_ o: [(key: String, value: Value)], _ key: String, default fallback: String) -> String? {
+        switch member(o, key) {
+        case nil: fallback
+        case .string(let text)?: text
+        default: nil
+        }
+    }
+
+    /// The list of strings at `key`; nil when absent or anything else.
+    private static func strings(_ o: [(key: String, value: Value)], _ key: String) -> [String]? {
+        guard case .array(let items)? = member(o, key) else { return nil }
+        var result: [String] = []
+        for item in items {
+            guard case .string(let text) = item else { return nil }
+            result.append(text)
+        }
+        return result
+    }
+
+    /// The number at `key`, `fallback` when absent, nil for any other value.
+    private static func number(_ o: [(key: String, value: Value)], _ key: String, default fallback: Double) -> Double? {
+        switch member(o, key) {
+        case nil: fallback
+        case .number(let n)?: n
+        default: nil
+        }
+    }
+
+    /// A positive whole number at `key` (`.some(nil)` when absent); nil for anything else.
+    private static func count(_ o: [(key: String, value: Value)], _ key: String) -> Int?? {
+        switch member(o, key) {
+        case nil: .some(nil)
+        case .number(let n)? where GeneratorManifest.isByteCount(n, atLeast: 1): .some(Int(n))
+        default: nil
+        }
+    }
+
+    private static func priority(_ o: [(key: String, value: Value)]) -> GeneratorPriority? {
+        switch member(o, "priority") {
+        case nil: .standard
+        case .string(let name)?: GeneratorManifest.namedPriority(name)
+        case .number(let n)? where n.rounded() == n && abs(n) <= 999: GeneratorPriority(rawValue: Int(n))
+        default: nil
+        }
+    }
+
+    // MARK: JSON
+
+    private let bytes: UnsafeRawBufferPointer
+    private var index = 0
+
+    private init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    private mutating func skipSpace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func value(depth: Int) -> Value? {
+        // A manifest's type declarations nest five deep.
+        guard depth < 16 else { return nil }
+        skipSpace()
+        guard index < bytes.count else { return nil }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return object(depth: depth)
+        case UInt8(ascii: "["): return array(depth: depth)
+        case UInt8(ascii: "\""): return string().map(Value.string)
+        case UInt8(ascii: "t"): return literal("true", .bool(true))
+        case UInt8(ascii: "f"): return literal("false", .bool(false))
+        case UInt8(ascii: "n"): return literal("null", .null)
+        default: return number()
+        }
+    }
+
+    private mutating func object(depth: Int) -> Value? {
+        index += 1
+        var members: [(key: String, value: Value)] = []
+        skipSpace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return .object(members)
+        }
+        while true {
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = string() else { return nil }
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
+            index += 1
+            guard let item = value(depth: depth + 1), !members.contains(where: { $0.key == key }) else { return nil }
+            members.append((key, item))
+            skipSpace()
+            guard index < bytes.count else { return nil }
+            let separator = bytes[index]
+            index += 1
+            if separator == UInt8(ascii: "}") { return .object(members) }
+            guard separator == UInt8(ascii: ",") else { return nil }
+        }
+    }
+
+    private mutating func array(depth: Int) -> Value? {
+        index += 1
+        var items: [Value] = []
+        skipSpace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return .array(items)
+        }
+        while true {
+            guard let item = value(depth: depth + 1) else { return nil }
+            items.append(item)
+            skipSpace()
+            guard index < bytes.count else { return nil }
+            let separator = bytes[index]
+            index += 1
+            if separator == UInt8(ascii: "]") { return .array(items) }
+            guard separator == UInt8(ascii: ",") else { return nil }
+        }
+    }
+
+    private mutating func literal(_ word: StaticString, _ result: Value) -> Value? {
+        let count = word.utf8CodeUnitCount
+        guard index + count <= bytes.count else { return nil }
+        for k in 0..<count where bytes[index + k] != word.utf8Start[k] { return nil }
+        index += count
+        return result
+    }
+
+    /// A JSON number of at most 15 significant digits, with or without a fraction: exactly
+    /// the double Foundation reads. Exponents and longer numbers are left to it.
+    private mutating func number() -> Value? {
+        let start = index
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        let digitsStart = index
+        var digits = 0
+        while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+            index += 1
+            digits += 1
+        }
+        guard digits > 0, !(bytes[digitsStart] == 0x30 && digits > 1) else { return nil }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            let fractionStart = index
+            while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+                index += 1
+                digits += 1
+            }
+            guard index > fractionStart else { return nil }
+        }
+        guard digits <= 15, index == bytes.count || (bytes[index] != UInt8(ascii: "e") && bytes[index] != UInt8(ascii: "E")) else {
+            return nil
+        }
+        return Double(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)).map(Value.number)
+    }
+
+    /// A JSON string at `index` (on its opening quote) without escapes or control characters, UTF-8 checked.
+    private mutating func string() -> String? {
+        index += 1
+        let start = index
+        while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\"), bytes[index] >= 0x20 {
+            index += 1
+        }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+        let text = String(validating: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        index += 1
+        return text
+    }
+}
