@@ -26,15 +26,14 @@ struct CatalogOptions: ParsableArguments {
 
     /// The built-in catalog, the system MIME database, and custom declarations from `--types`
     /// and `$VIGNETTE_TYPES` (colon-separated). Problems in system packages are warnings.
-    func declaredCatalog(writingTypeCache: Bool = true) throws -> TypeCatalog {
+    func declaredCatalog(writingTypeCache: Bool = true, environment: [String: String]) throws -> TypeCatalog {
         var files = typeFiles
-        let environment = ProcessInfo.processInfo.environment
         if let env = environment["VIGNETTE_TYPES"], !env.isEmpty {
             files = env.split(separator: ":").map(String.init) + files
         }
         let base: TypeCatalog
         if !noSystemTypes, environment["VIGNETTE_SYSTEM_TYPES"] != "0" {
-            let (catalog, problems) = TypeCatalog.builtInWithSystem(writingCache: writingTypeCache)
+            let (catalog, problems) = TypeCatalog.builtInWithSystem(environment: environment, writingCache: writingTypeCache)
             for problem in problems { Diagnostics.warn(path: problem.path ?? "", problem.reason) }
             base = catalog
         } else {
@@ -47,9 +46,11 @@ struct CatalogOptions: ParsableArguments {
     func load(systemThumbnailers: Bool, options: BuiltInGenerators.Options = .init(), writingTypeCache: Bool = true) throws
         -> GeneratorLoader.Result
     {
+        // Read once: each read of ProcessInfo's environment builds a new dictionary of every variable.
+        let environment = ProcessInfo.processInfo.environment
         let configuration = GeneratorLoader.Configuration.standard(
-            baseCatalog: try declaredCatalog(writingTypeCache: writingTypeCache), builtInOptions: options, extra: generatorDirectories,
-            systemThumbnailers: systemThumbnailers)
+            baseCatalog: try declaredCatalog(writingTypeCache: writingTypeCache, environment: environment), builtInOptions: options,
+            extra: generatorDirectories, systemThumbnailers: systemThumbnailers, environment: environment)
         let result = GeneratorLoader.load(configuration)
         // A broken manifest never stops the command: say what is wrong and go on without it.
         for warning in result.warnings { Diagnostics.report(warning) }

@@ -39,8 +39,12 @@ enum Main {
         InterruptCleanup.install()
         do {
             var command = try VignetteCommand.parseAsRoot()
-            if var server = command as? any AsyncParsableCommand {
-                try await server.run()
+            // Concrete casts: `as? any AsyncParsableCommand` made the runtime scan every
+            // conformance record in the program for each command that is not async.
+            if var serve = command as? ServeCommand {
+                try await serve.run()
+            } else if var root = command as? VignetteCommand {
+                try await root.run()
             } else {
                 try command.run()
             }
