@@ -46,7 +46,7 @@ struct ThumbnailCommand: ParsableCommand {
     static func sizes(_ text: String) throws -> [Int] {
         var result: [Int] = []
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let size = Int(part.trimmingCharacters(in: .whitespaces)), (1...16384).contains(size) else {
+            guard let size = Int(part.trimmingWhitespaces()), (1...16384).contains(size) else {
                 throw ValidationError("--size must be between 1 and 16384, not \(part)")
             }
             if !result.contains(size) { result.append(size) }

@@ -43,7 +43,7 @@ public struct ThumbnailerFile: Sendable, Equatable {
         var inGroup = false
         var sawGroup = false
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            let line = rawLine.trimmingWhitespaces()
             if line.isEmpty || line.hasPrefix("#") { continue }
             if line.hasPrefix("[") {
                 guard line.hasSuffix("]") else { throw problem(path, "line \(index + 1): group header without a closing ]") }
@@ -55,8 +55,8 @@ public struct ThumbnailerFile: Sendable, Equatable {
                 throw problem(path, "line \(index + 1): expected KEY=VALUE, a [group] or a # comment")
             }
             guard inGroup else { continue }
-            let key = line[..<eq].trimmingCharacters(in: .whitespaces)
-            keys[key] = unescape(line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces))
+            let key = line[..<eq].trimmingWhitespaces()
+            keys[key] = unescape(line[line.index(after: eq)...].trimmingWhitespaces())
         }
         guard sawGroup else { throw problem(path, "no [\(group)] group") }
         guard let execLine = keys["Exec"], !execLine.isEmpty else { throw problem(path, "key Exec: missing") }
@@ -75,7 +75,7 @@ public struct ThumbnailerFile: Sendable, Equatable {
         guard exec.takesInput, exec.writesOutputFile else {
             throw problem(path, "key Exec: must contain an input code (%i or %u) and %o")
         }
-        let mimeTypes = (keys["MimeType"] ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+        let mimeTypes = (keys["MimeType"] ?? "").split(separator: ";").map { $0.trimmingWhitespaces() }.filter {
             !$0.isEmpty
         }
         guard !mimeTypes.isEmpty else { throw problem(path, "key MimeType: missing or empty") }

@@ -1,0 +1,21 @@
+extension StringProtocol {
+    /// The text without leading and trailing spaces and tabs: what Foundation's
+    /// `trimmingCharacters(in: .whitespaces)` gives, without its bridging to `NSString`.
+    ///
+    /// Foundation's `.whitespaces` is the tab plus Unicode's space separators (category Zs),
+    /// removed scalar by scalar. Its bridging cost a one-file command several scans of the
+    /// runtime's protocol conformance records.
+    public func trimmingWhitespaces() -> String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.isHorizontalSpace }) else { return "" }
+        let last = scalars.lastIndex(where: { !$0.isHorizontalSpace })!
+        return String(String.UnicodeScalarView(scalars[first...last]))
+    }
+}
+
+extension Unicode.Scalar {
+    /// A tab or a Unicode space separator (category Zs), as in Foundation's `.whitespaces`.
+    var isHorizontalSpace: Bool {
+        value == 0x09 || value == 0x20 || (value >= 0x80 && properties.generalCategory == .spaceSeparator)
+    }
+}
