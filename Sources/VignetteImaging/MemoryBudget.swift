@@ -19,14 +19,16 @@ public final class MemoryBudget: @unchecked Sendable {
         self.bytes = max(1, bytes)
     }
 
-    private static let registry = Mutex<[Int: MemoryBudget]>([:])
+    // A list, not a [Int: MemoryBudget]: a process holds one or two budgets, and the first
+    // dictionary of a new type costs the runtime a scan of every protocol conformance record.
+    private static let registry = Mutex<[(requested: Int, budget: MemoryBudget)]>([])
 
     /// The one budget of `bytes` in this process (every caller asking for the same size shares it).
     public static func shared(bytes: Int) -> MemoryBudget {
         registry.withLock { budgets in
-            if let budget = budgets[bytes] { return budget }
+            if let known = budgets.first(where: { $0.requested == bytes }) { return known.budget }
             let budget = MemoryBudget(bytes: bytes)
-            budgets[bytes] = budget
+            budgets.append((bytes, budget))
             return budget
         }
     }

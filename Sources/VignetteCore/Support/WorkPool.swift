@@ -48,14 +48,23 @@ public final class WorkPool: @unchecked Sendable {
         }
     }
 
-    private static let jobKey = "vignette.work-pool.job"
+    // A pthread key rather than Thread.current.threadDictionary: the dictionary bridges its key
+    // and value to Objective-C-style objects, which cost the first check on a thread (a one-file
+    // thumbnail runs on the main thread) scans of every protocol conformance record.
+    /// The thread's running job, unretained (its worker holds it while it runs).
+    private static let jobKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
 
     /// Whether the caller of the job running on this thread has given up on it (its timeout
     /// passed, or its client left): long work (a decode between bands, an external program
     /// being waited for) checks this and stops, so an abandoned request does not keep a
     /// worker, or a process, busy to the end. False outside a pool's jobs.
     public static var currentJobIsAbandoned: Bool {
-        (Thread.current.threadDictionary[jobKey] as? Job)?.isFinished ?? false
+        guard let job = pthread_getspecific(jobKey) else { return false }
+        return Unmanaged<Job>.fromOpaque(job).takeUnretainedValue().isFinished
     }
 
     /// Throws when `currentJobIsAbandoned`: the one check long work makes between steps.
@@ -235,9 +244,9 @@ public final class WorkPool: @unchecked Sendable {
             lock.unlock()
             // A job whose caller already gave up (timeout, client gone) is not started at all.
             if !job.isFinished {
-                Thread.current.threadDictionary[Self.jobKey] = job
+                pthread_setspecific(Self.jobKey, Unmanaged.passUnretained(job).toOpaque())
                 job.execute()
-                Thread.current.threadDictionary[Self.jobKey] = nil
+                pthread_setspecific(Self.jobKey, nil)
             }
             lock.lock()
             running -= 1
