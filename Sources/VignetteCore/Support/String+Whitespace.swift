@@ -2,8 +2,8 @@ extension StringProtocol {
     /// The text without leading and trailing spaces and tabs: what Foundation's
     /// `trimmingCharacters(in: .whitespaces)` gives, without its bridging to `NSString`.
     ///
-    /// Foundation's `.whitespaces` is the tab plus Unicode's space separators (category Zs),
-    /// removed scalar by scalar. Its bridging cost a one-file command several scans of the
+    /// Foundation's `.whitespaces` is the tab, Unicode's space separators (category Zs) and the
+    /// zero-width space (U+200B), removed scalar by scalar. Its bridging cost a one-file command several scans of the
     /// runtime's protocol conformance records.
     public func trimmingWhitespaces() -> String {
         let scalars = unicodeScalars
@@ -14,8 +14,8 @@ extension StringProtocol {
 }
 
 extension Unicode.Scalar {
-    /// A tab or a Unicode space separator (category Zs), as in Foundation's `.whitespaces`.
+    /// A tab, a Unicode space separator (category Zs) or U+200B, as in Foundation's `.whitespaces`.
     var isHorizontalSpace: Bool {
-        value == 0x09 || value == 0x20 || (value >= 0x80 && properties.generalCategory == .spaceSeparator)
+        value == 0x09 || value == 0x20 || (value >= 0x80 && (value == 0x200B || properties.generalCategory == .spaceSeparator))
     }
 }
