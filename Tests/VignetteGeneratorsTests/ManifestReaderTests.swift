@@ -11,6 +11,7 @@ struct ManifestReaderTests {
     /// Manifests the reader takes: each must come out exactly as Foundation's path makes it.
     static let plainlyValid: [String] = [
         #"{ "generator": { "kind": "thumbnail", "types": ["public.png"], "exec": ["tool", "%i", "%o"] } }"#,
+        #"{ "format": 1, "generator": { "kind": "thumbnail", "types": ["public.png"], "exec": ["tool", "%i", "%o"] } }"#,
         """
         {
           "format": 1,
@@ -46,6 +47,7 @@ struct ManifestReaderTests {
         #"{ "generator": { "kind": "text", "exec": ["cat", "%i"], "types": ["public.text"], "maxProcesses": 012 } }"#,
         #"{ "generator": { "kind": "text", "exec": ["cat", "%i"], "types": ["public.text"], "maxFileBytes": 1234567890123456 } }"#,
         #"[1, 2]"#,
+        #"{ "format": 2, "generator": { "kind": "text", "exec": ["cat", "%i"], "types": ["public.text"] } }"#,
     ]
 
     @Test func plainlyValidManifestsComeOutAsFoundationMakesThem() throws {
@@ -72,5 +74,18 @@ struct ManifestReaderTests {
         let data = try Data(contentsOf: URL(fileURLWithPath: shipped + "/svg.json"))
         let fast = try #require(ManifestReader.read(data, path: shipped + "/svg.json"))
         #expect(fast.generator == (try GeneratorManifest.parseWithFoundation(data, path: shipped + "/svg.json")).generator)
+    }
+}
+
+@Suite("Generator folder listing")
+struct GeneratorFolderListingTests {
+    @Test func directoryEntriesListWhatFileManagerLists() throws {
+        let dir = try ExternalScratch()
+        for name in ["b.json", "a.json", ".hidden.json", "notes.txt", "é.thumbnailer"] { _ = try dir.write(name, "{}") }
+        #expect(
+            GeneratorLoader.directoryEntries(dir.path)?.sorted()
+                == (try FileManager.default.contentsOfDirectory(atPath: dir.path)).sorted())
+        #expect(GeneratorLoader.directoryEntries(dir.path + "/missing") == nil)
+        #expect(GeneratorLoader.directoryEntries(dir.path + "/notes.txt") == nil)
     }
 }

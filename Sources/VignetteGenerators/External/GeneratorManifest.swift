@@ -223,7 +223,9 @@ public struct GeneratorManifest: Sendable {
 
     /// `./x` and `../x` (and a program path with a `/`) are relative to the manifest's folder.
     static func resolve(_ argument: String, against manifest: String) -> String {
-        guard !argument.hasPrefix("/"), argument.contains("/") else { return argument }
+        // A Character, not Foundation's contains(some StringProtocol): that one goes through
+        // NSString and CoreFoundation, and every command resolves the shipped manifests' programs.
+        guard !argument.hasPrefix("/"), argument.contains("/" as Character) else { return argument }
         let dir = (manifest as NSString).deletingLastPathComponent
         let base = dir.isEmpty ? FileManager.default.currentDirectoryPath : dir
         return URL(fileURLWithPath: base).appendingPathComponent(argument).standardizedFileURL.path

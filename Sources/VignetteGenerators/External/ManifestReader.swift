@@ -13,12 +13,26 @@ import VignetteCore
 struct ManifestReader {
     /// A parsed JSON value.
     enum Value {
-        case object([(key: String, value: Value)])
+        case object(Members)
         case array([Value])
         case string(String)
-        case number(Double)
+        /// A number, and whether it was written without a fraction.
+        case number(Double, whole: Bool)
         case bool(Bool)
         case null
+    }
+
+    // Two arrays rather than one of (key, value) tuples: the first array of a tuple type costs
+    // the runtime a demangling of its type and the making of its metadata.
+    /// An object's members in file order (a manifest's objects have a dozen keys at most).
+    struct Members {
+        var keys: [String] = []
+        var values: [Value] = []
+
+        subscript(key: String) -> Value? {
+            guard let index = keys.firstIndex(of: key) else { return nil }
+            return values[index]
+        }
     }
 
     /// The manifest in `bytes`, or nil when the slow path should decide.
@@ -30,18 +44,33 @@ struct ManifestReader {
             return reader.index == bytes.count ? value : nil
         }
         guard case .object(let top)? = parsed,
-            top.allSatisfy({ GeneratorManifest.topKeys.contains($0.key) }),
-            case .object(let g)? = member(top, "generator"),
-            g.allSatisfy({ GeneratorManifest.generatorKeys.contains($0.key) }),
-            let declarations = try? TypeDeclarationFile.decode(data, path: path)
+            top.keys.allSatisfy({ GeneratorManifest.topKeys.contains($0) }),
+            case .object(let g)? = top["generator"],
+            g.keys.allSatisfy({ GeneratorManifest.generatorKeys.contains($0) }),
+            let declarations = declarations(top, data: data, path: path)
         else { return nil }
         return generator(g, declarations: declarations, path: path).map {
             GeneratorManifest(path: path, declarations: declarations, generator: $0)
         }
     }
 
+    /// The manifest's type declarations; nil when they are not plainly valid.
+    private static func declarations(_ top: Members, data: Data, path: String) -> TypeDeclarationFile? {
+        // Most manifests declare no type: then there is nothing to read twice.
+        if top["types"] == nil, top["exportedTypes"] == nil, top["importedTypes"] == nil, let none = noDeclarations {
+            switch top["format"] {
+            case nil, .number(1, whole: true)?: return none
+            default: break
+            }
+        }
+        return try? TypeDeclarationFile.decode(data, path: path)
+    }
+
+    /// What a manifest without `types`, `exportedTypes` and `importedTypes` declares: nothing.
+    private static let noDeclarations = try? TypeDeclarationFile.decode(Data("{}".utf8), path: "")
+
     private static func generator(
-        _ g: [(key: String, value: Value)], declarations: TypeDeclarationFile, path: String
+        _ g: Members, declarations: TypeDeclarationFile, path: String
     ) -> GeneratorManifest.Generator? {
         guard let identifier = string(g, "identifier", default: GeneratorManifest.defaultIdentifier(path)),
             GeneratorManifest.isValidIdentifier(identifier),
@@ -60,7 +89,7 @@ struct ManifestReader {
             let maxCPUSeconds = count(g, "maxCPUSeconds"), let maxWriteBytes = count(g, "maxWriteBytes"),
             let maxProcesses = count(g, "maxProcesses"),
             let environment = strings(g, "environment") ?? (member(g, "environment") == nil ? [] : nil),
-            !environment.contains(where: { $0.isEmpty || $0.contains("=") }),
+            !environment.contains(where: { $0.isEmpty || $0.contains("=" as Character) }),
             let priority = priority(g)
         else { return nil }
         var tryExec: String? = nil
@@ -85,13 +114,10 @@ struct ManifestReader {
 
     // MARK: Members
 
-    private static func member(_ o: [(key: String, value: Value)], _ key: String) -> Value? {
-        for pair in o where pair.key == key { return pair.value }
-        return nil
-    }
+    private static func member(_ o: Members, _ key: String) -> Value? { o[key] }
 
     /// The string at `key`, `fallback` when absent, nil for any other value.
-    private static func string(_ o: [(key: String, value: Value)], _ key: String, default fallback: String) -> String? {
+    private static func string(_ o: Members, _ key: String, default fallback: String) -> String? {
         switch member(o, key) {
         case nil: fallback
         case .string(let text)?: text
@@ -100,7 +126,7 @@ struct ManifestReader {
     }
 
     /// The list of strings at `key`; nil when absent or anything else.
-    private static func strings(_ o: [(key: String, value: Value)], _ key: String) -> [String]? {
+    private static func strings(_ o: Members, _ key: String) -> [String]? {
         guard case .array(let items)? = member(o, key) else { return nil }
         var result: [String] = []
         for item in items {
@@ -111,28 +137,28 @@ struct ManifestReader {
     }
 
     /// The number at `key`, `fallback` when absent, nil for any other value.
-    private static func number(_ o: [(key: String, value: Value)], _ key: String, default fallback: Double) -> Double? {
+    private static func number(_ o: Members, _ key: String, default fallback: Double) -> Double? {
         switch member(o, key) {
         case nil: fallback
-        case .number(let n)?: n
+        case .number(let n, _)?: n
         default: nil
         }
     }
 
     /// A positive whole number at `key` (`.some(nil)` when absent); nil for anything else.
-    private static func count(_ o: [(key: String, value: Value)], _ key: String) -> Int?? {
+    private static func count(_ o: Members, _ key: String) -> Int?? {
         switch member(o, key) {
         case nil: .some(nil)
-        case .number(let n)? where GeneratorManifest.isByteCount(n, atLeast: 1): .some(Int(n))
+        case .number(let n, _)? where GeneratorManifest.isByteCount(n, atLeast: 1): .some(Int(n))
         default: nil
         }
     }
 
-    private static func priority(_ o: [(key: String, value: Value)]) -> GeneratorPriority? {
+    private static func priority(_ o: Members) -> GeneratorPriority? {
         switch member(o, "priority") {
         case nil: .standard
         case .string(let name)?: GeneratorManifest.namedPriority(name)
-        case .number(let n)? where n.rounded() == n && abs(n) <= 999: GeneratorPriority(rawValue: Int(n))
+        case .number(let n, _)? where n.rounded() == n && abs(n) <= 999: GeneratorPriority(rawValue: Int(n))
         default: nil
         }
     }
@@ -171,7 +197,7 @@ struct ManifestReader {
 
     private mutating func object(depth: Int) -> Value? {
         index += 1
-        var members: [(key: String, value: Value)] = []
+        var members = Members()
         skipSpace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -183,8 +209,9 @@ struct ManifestReader {
             skipSpace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
             index += 1
-            guard let item = value(depth: depth + 1), !members.contains(where: { $0.key == key }) else { return nil }
-            members.append((key, item))
+            guard let item = value(depth: depth + 1), !members.keys.contains(key) else { return nil }
+            members.keys.append(key)
+            members.values.append(item)
             skipSpace()
             guard index < bytes.count else { return nil }
             let separator = bytes[index]
@@ -234,7 +261,8 @@ struct ManifestReader {
             digits += 1
         }
         guard digits > 0, !(bytes[digitsStart] == 0x30 && digits > 1) else { return nil }
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+        let whole = index == bytes.count || bytes[index] != UInt8(ascii: ".")
+        if !whole {
             index += 1
             let fractionStart = index
             while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
@@ -246,7 +274,9 @@ struct ManifestReader {
         guard digits <= 15, index == bytes.count || (bytes[index] != UInt8(ascii: "e") && bytes[index] != UInt8(ascii: "E")) else {
             return nil
         }
-        return Double(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)).map(Value.number)
+        return Double(
+            String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]).assumingMemoryBound(to: UInt8.self), as: UTF8.self)
+        ).map { Value.number($0, whole: whole) }
     }
 
     /// A JSON string at `index` (on its opening quote) without escapes or control characters, UTF-8 checked.
@@ -257,8 +287,10 @@ struct ManifestReader {
             index += 1
         }
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
-        let text = String(validating: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
         index += 1
-        return text
+        // ASCII needs no validation (and the generic validating initialiser is slow to start).
+        if raw.allSatisfy({ $0 < 0x80 }) { return String(decoding: raw.assumingMemoryBound(to: UInt8.self), as: UTF8.self) }
+        return String(validating: raw, as: UTF8.self)
     }
 }
