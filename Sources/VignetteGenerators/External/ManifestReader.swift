@@ -67,7 +67,11 @@ struct ManifestReader {
     }
 
     /// What a manifest without `types`, `exportedTypes` and `importedTypes` declares: nothing.
-    private static let noDeclarations = try? TypeDeclarationFile.decode(Data("{}".utf8), path: "")
+    private static let noDeclarations: TypeDeclarationFile? = {
+        // Data(buffer:), which loading a manifest uses already: Data("{}".utf8) costs a conformance scan.
+        let braces: [UInt8] = [UInt8(ascii: "{"), UInt8(ascii: "}")]
+        return try? TypeDeclarationFile.decode(braces.withUnsafeBufferPointer { Data(buffer: $0) }, path: "")
+    }()
 
     private static func generator(
         _ g: Members, declarations: TypeDeclarationFile, path: String
