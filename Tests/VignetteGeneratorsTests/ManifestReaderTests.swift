@@ -76,16 +76,3 @@ struct ManifestReaderTests {
         #expect(fast.generator == (try GeneratorManifest.parseWithFoundation(data, path: shipped + "/svg.json")).generator)
     }
 }
-
-@Suite("Generator folder listing")
-struct GeneratorFolderListingTests {
-    @Test func directoryEntriesListWhatFileManagerLists() throws {
-        let dir = try ExternalScratch()
-        for name in ["b.json", "a.json", ".hidden.json", "notes.txt", "é.thumbnailer"] { _ = try dir.write(name, "{}") }
-        #expect(
-            GeneratorLoader.directoryEntries(dir.path)?.sorted()
-                == (try FileManager.default.contentsOfDirectory(atPath: dir.path)).sorted())
-        #expect(GeneratorLoader.directoryEntries(dir.path + "/missing") == nil)
-        #expect(GeneratorLoader.directoryEntries(dir.path + "/notes.txt") == nil)
-    }
-}

@@ -25,7 +25,7 @@ public enum BuiltInResources {
 
     /// Where `data(named:)` finds a shipped resource, without reading it; nil when it is nowhere.
     public static func path(named name: String) -> String? {
-        for dir in searchDirectories() where FileManager.default.isReadableFile(atPath: dir + "/" + name) {
+        for dir in searchDirectories() where access(dir + "/" + name, R_OK) == 0 {
             return dir + "/" + name
         }
         return Bundle.module.url(forResource: name, withExtension: nil)?.path
@@ -40,7 +40,7 @@ public enum BuiltInResources {
             if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue { return path }
         }
         // .build/<triple>/debug/vignette: the checkout is a few levels up, beside Package.swift.
-        var url = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        var url = URL(fileURLWithPath: executableDirectory, isDirectory: true)
         for _ in 0..<5 {
             let candidate = url.appendingPathComponent(name).path
             if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path),
@@ -56,10 +56,21 @@ public enum BuiltInResources {
     static func searchDirectories() -> [String] {
         var dirs: [String] = []
         if let env = ProcessInfo.processInfo.environment["VIGNETTE_DATA_DIR"], !env.isEmpty { dirs.append(env) }
-        // /proc/self/exe names the real binary even when it was started through a symlink.
-        let exeDir = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().path
-        dirs.append(exeDir + "/../share/vignette")
-        dirs.append(exeDir + "/Vignette_VignetteCore.resources")
+        dirs.append(executableDirectory + "/../share/vignette")
+        dirs.append(executableDirectory + "/Vignette_VignetteCore.resources")
         return dirs
     }
+
+    /// The folder of the running binary, symlinks resolved; read once (Foundation's
+    /// `resolvingSymlinksInPath` cost every lookup several system calls and allocations).
+    static let executableDirectory: String = {
+        // /proc/self/exe names the real binary even when it was started through a symlink.
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count)
+        guard count > 0, count < buffer.count else {
+            return URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().path
+        }
+        let path = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return (path as NSString).deletingLastPathComponent
+    }()
 }

@@ -45,10 +45,12 @@ public struct SystemMIMEDatabase: Sendable {
         var files: [String] = []
         for dir in ([xdg.dataHome] + xdg.dataDirectories).reversed() {
             let packages = dir + "/mime/packages"
-            let real = (packages as NSString).resolvingSymlinksInPath
-            guard seen.insert(real).inserted,
-                let names = try? FileManager.default.contentsOfDirectory(atPath: packages)
-            else { continue }
+            let real = realpath(packages, nil).map { resolved in
+                defer { free(resolved) }
+                return String(cString: resolved)
+            }
+            // A folder that does not exist has no packages (and cannot be resolved).
+            guard let real, seen.insert(real).inserted, let names = DirectoryListing.names(in: packages) else { continue }
             let xml = names.filter { $0.hasSuffix(".xml") && !$0.hasPrefix(".") }.sorted { a, b in
                 if (a == "Override.xml") != (b == "Override.xml") { return b == "Override.xml" }
                 return a < b

@@ -211,7 +211,7 @@ public enum GeneratorLoader {
 
     /// The sorted files ending in `suffix` directly in `folder`; nil (with a warning if required) when it cannot be listed.
     static func listing(_ folder: Folder, suffix: String, warnings: inout [VignetteError]) -> [String]? {
-        guard let names = directoryEntries(folder.path) else {
+        guard let names = DirectoryListing.names(in: folder.path) else {
             if folder.required {
                 warnings.append(VignetteError(.notFound, path: folder.path, "generators folder does not exist or cannot be read"))
             }
@@ -221,16 +221,4 @@ public enum GeneratorLoader {
         return names.filter { $0.hasSuffix(suffix) && !$0.hasPrefix(".") }.sorted().map { base + "/" + $0 }
     }
 
-    /// The names in the folder at `path` (without `.` and `..`), nil when it cannot be read:
-    /// FileManager's `contentsOfDirectory` without its overhead, for the folders every command lists.
-    static func directoryEntries(_ path: String) -> [String]? {
-        guard let dir = opendir(path) else { return nil }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
-    }
 }
