@@ -10,6 +10,7 @@ struct ManifestReaderTests {
 
     /// Manifests the reader takes: each must come out exactly as Foundation's path makes it.
     static let plainlyValid: [String] = [
+        #"{ "generator": { "identifier": "esc\u0061pe", "kind": "text", "exec": ["cat", "%i"], "types": ["public.text"] } }"#,
         #"{ "generator": { "kind": "thumbnail", "types": ["public.png"], "exec": ["tool", "%i", "%o"] } }"#,
         #"{ "format": 1, "generator": { "kind": "thumbnail", "types": ["public.png"], "exec": ["tool", "%i", "%o"] } }"#,
         """
@@ -37,7 +38,6 @@ struct ManifestReaderTests {
         #"{ "generator": { "kind": "text", "exec": ["cat", "%i"], "types": ["public.text"], "timeoutSeconds": true } }"#,
         #"{ "generator": { "kind": "text", "exec": ["cat", "%i"], "types": ["public.text"], "sandbox": 1 } }"#,
         #"{ "generator": { "kind": "text", "kind": "html", "exec": ["cat", "%i"], "types": ["public.text"] } }"#,
-        #"{ "generator": { "identifier": "esc\u0061pe", "kind": "text", "exec": ["cat", "%i"], "types": ["public.text"] } }"#,
         #"{ "generator": { "kind": "text", "exec": ["cat", "%i"], "types": ["public.text"], "timeoutSeconds": 1e1 } }"#,
         #"{ "generator": { "kind": "text", "exec": ["cat", "%i"], "types": ["public.text"], "tryExec": null } }"#,
         #"{ "generator": { "kind": "text", "exec": ["cat", "%i"], "types": ["public.text"], "priority": 1.5 } }"#,

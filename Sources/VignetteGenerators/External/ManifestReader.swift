@@ -6,43 +6,17 @@ import VignetteCore
 /// Every command reads the shipped manifests (`Generators/svg.json`), and Foundation's JSON
 /// parsing with its bridged casts (`as? NSNumber`, `as? Bool`: each a scan of the runtime's
 /// conformance records) took about 5% of a short `vignette type`. This reader parses the JSON
-/// directly and answers nil for anything it does not plainly understand (an escape, an exponent,
-/// a duplicate key, a null, a wrong kind of value, a value out of range); the caller then
+/// directly (through `PlainJSON`) and answers nil for anything it does not plainly understand (an
+/// exponent, a duplicate key, a null, a wrong kind of value, a value out of range); the caller then
 /// checks the manifest the slow way, which names the problem. So the error messages stay in one
 /// place, and for valid manifests both give the same result (a test holds them to it).
 struct ManifestReader {
-    /// A parsed JSON value.
-    enum Value {
-        case object(Members)
-        case array([Value])
-        case string(String)
-        /// A number, and whether it was written without a fraction.
-        case number(Double, whole: Bool)
-        case bool(Bool)
-        case null
-    }
-
-    // Two arrays rather than one of (key, value) tuples: the first array of a tuple type costs
-    // the runtime a demangling of its type and the making of its metadata.
-    /// An object's members in file order (a manifest's objects have a dozen keys at most).
-    struct Members {
-        var keys: [String] = []
-        var values: [Value] = []
-
-        subscript(key: String) -> Value? {
-            guard let index = keys.firstIndex(of: key) else { return nil }
-            return values[index]
-        }
-    }
+    typealias Value = PlainJSON.Value
+    typealias Members = PlainJSON.Members
 
     /// The manifest in `bytes`, or nil when the slow path should decide.
     static func read(_ data: Data, path: String) -> GeneratorManifest? {
-        let parsed: Value? = data.withUnsafeBytes { bytes in
-            var reader = ManifestReader(bytes: bytes)
-            let value = reader.value(depth: 0)
-            reader.skipSpace()
-            return reader.index == bytes.count ? value : nil
-        }
+        let parsed = data.withUnsafeBytes { PlainJSON.parse($0) }
         guard case .object(let top)? = parsed,
             top.keys.allSatisfy({ GeneratorManifest.topKeys.contains($0) }),
             case .object(let g)? = top["generator"],
@@ -165,136 +139,5 @@ struct ManifestReader {
         case .number(let n, _)? where n.rounded() == n && abs(n) <= 999: GeneratorPriority(rawValue: Int(n))
         default: nil
         }
-    }
-
-    // MARK: JSON
-
-    private let bytes: UnsafeRawBufferPointer
-    private var index = 0
-
-    private init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
-
-    private mutating func skipSpace() {
-        while index < bytes.count {
-            switch bytes[index] {
-            case 0x20, 0x09, 0x0A, 0x0D: index += 1
-            default: return
-            }
-        }
-    }
-
-    private mutating func value(depth: Int) -> Value? {
-        // A manifest's type declarations nest five deep.
-        guard depth < 16 else { return nil }
-        skipSpace()
-        guard index < bytes.count else { return nil }
-        switch bytes[index] {
-        case UInt8(ascii: "{"): return object(depth: depth)
-        case UInt8(ascii: "["): return array(depth: depth)
-        case UInt8(ascii: "\""): return string().map(Value.string)
-        case UInt8(ascii: "t"): return literal("true", .bool(true))
-        case UInt8(ascii: "f"): return literal("false", .bool(false))
-        case UInt8(ascii: "n"): return literal("null", .null)
-        default: return number()
-        }
-    }
-
-    private mutating func object(depth: Int) -> Value? {
-        index += 1
-        var members = Members()
-        skipSpace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            return .object(members)
-        }
-        while true {
-            skipSpace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = string() else { return nil }
-            skipSpace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
-            index += 1
-            guard let item = value(depth: depth + 1), !members.keys.contains(key) else { return nil }
-            members.keys.append(key)
-            members.values.append(item)
-            skipSpace()
-            guard index < bytes.count else { return nil }
-            let separator = bytes[index]
-            index += 1
-            if separator == UInt8(ascii: "}") { return .object(members) }
-            guard separator == UInt8(ascii: ",") else { return nil }
-        }
-    }
-
-    private mutating func array(depth: Int) -> Value? {
-        index += 1
-        var items: [Value] = []
-        skipSpace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-            index += 1
-            return .array(items)
-        }
-        while true {
-            guard let item = value(depth: depth + 1) else { return nil }
-            items.append(item)
-            skipSpace()
-            guard index < bytes.count else { return nil }
-            let separator = bytes[index]
-            index += 1
-            if separator == UInt8(ascii: "]") { return .array(items) }
-            guard separator == UInt8(ascii: ",") else { return nil }
-        }
-    }
-
-    private mutating func literal(_ word: StaticString, _ result: Value) -> Value? {
-        let count = word.utf8CodeUnitCount
-        guard index + count <= bytes.count else { return nil }
-        for k in 0..<count where bytes[index + k] != word.utf8Start[k] { return nil }
-        index += count
-        return result
-    }
-
-    /// A JSON number of at most 15 significant digits, with or without a fraction: exactly
-    /// the double Foundation reads. Exponents and longer numbers are left to it.
-    private mutating func number() -> Value? {
-        let start = index
-        if bytes[index] == UInt8(ascii: "-") { index += 1 }
-        let digitsStart = index
-        var digits = 0
-        while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
-            index += 1
-            digits += 1
-        }
-        guard digits > 0, !(bytes[digitsStart] == 0x30 && digits > 1) else { return nil }
-        let whole = index == bytes.count || bytes[index] != UInt8(ascii: ".")
-        if !whole {
-            index += 1
-            let fractionStart = index
-            while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
-                index += 1
-                digits += 1
-            }
-            guard index > fractionStart else { return nil }
-        }
-        guard digits <= 15, index == bytes.count || (bytes[index] != UInt8(ascii: "e") && bytes[index] != UInt8(ascii: "E")) else {
-            return nil
-        }
-        return Double(
-            String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]).assumingMemoryBound(to: UInt8.self), as: UTF8.self)
-        ).map { Value.number($0, whole: whole) }
-    }
-
-    /// A JSON string at `index` (on its opening quote) without escapes or control characters, UTF-8 checked.
-    private mutating func string() -> String? {
-        index += 1
-        let start = index
-        while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\"), bytes[index] >= 0x20 {
-            index += 1
-        }
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
-        let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
-        index += 1
-        // ASCII needs no validation (and the generic validating initialiser is slow to start).
-        if raw.allSatisfy({ $0 < 0x80 }) { return String(decoding: raw.assumingMemoryBound(to: UInt8.self), as: UTF8.self) }
-        return String(validating: raw, as: UTF8.self)
     }
 }
