@@ -28,47 +28,28 @@ static void *vgn_lazy_handles[VGN_LIB_COUNT];
 /* The library's name in messages and its file names, versioned first. */
 static const char *vgn_lazy_name(vgn_library library, char *versioned, size_t n, const char **plain)
 {
+    /* Each library's message name, unversioned file name, and soname pattern with its number. */
+    const char *name, *pattern;
+    int number;
     switch (library) {
-    case VGN_LIB_HEIF:
-        snprintf(versioned, n, "libheif.so.%d", (int)(LIBHEIF_NUMERIC_VERSION >> 24));
-        *plain = "libheif.so";
-        return "libheif";
+    case VGN_LIB_HEIF: name = "libheif", *plain = "libheif.so", pattern = "libheif.so.%d", number = (int)(LIBHEIF_NUMERIC_VERSION >> 24); break;
+    /* 0.x versions change their soname with the minor version (libjxl.so.0.7). */
     case VGN_LIB_JXL:
-        /* 0.x versions change their soname with the minor version (libjxl.so.0.7). */
-        if (JPEGXL_MAJOR_VERSION == 0)
-            snprintf(versioned, n, "libjxl.so.0.%d", JPEGXL_MINOR_VERSION);
-        else
-            snprintf(versioned, n, "libjxl.so.%d", JPEGXL_MAJOR_VERSION);
-        *plain = "libjxl.so";
-        return "libjxl";
-    case VGN_LIB_RAW:
-        snprintf(versioned, n, "libraw_r.so.%d", LIBRAW_SHLIB_CURRENT);
-        *plain = "libraw_r.so";
-        return "LibRaw";
-    case VGN_LIB_DAV1D:
-        snprintf(versioned, n, "libdav1d.so.%d", DAV1D_API_VERSION_MAJOR);
-        *plain = "libdav1d.so";
-        return "dav1d";
-    case VGN_LIB_TIFF:
-        /* libtiff 4.x: soname 6 since 4.5 (TIFFOpenOptions), 5 before it. */
-        snprintf(versioned, n, "libtiff.so.6");
-        *plain = "libtiff.so";
-        return "libtiff";
-    case VGN_LIB_LCMS:
-        snprintf(versioned, n, "liblcms2.so.2");
-        *plain = "liblcms2.so";
-        return "LittleCMS";
-    case VGN_LIB_WEBP:
-        snprintf(versioned, n, "libwebp.so.7");
-        *plain = "libwebp.so";
-        return "libwebp";
-    case VGN_LIB_WEBPDEMUX:
-        snprintf(versioned, n, "libwebpdemux.so.2");
-        *plain = "libwebpdemux.so";
-        return "libwebpdemux";
+        name = "libjxl", *plain = "libjxl.so";
+        pattern = JPEGXL_MAJOR_VERSION == 0 ? "libjxl.so.0.%d" : "libjxl.so.%d";
+        number = JPEGXL_MAJOR_VERSION == 0 ? JPEGXL_MINOR_VERSION : JPEGXL_MAJOR_VERSION;
+        break;
+    case VGN_LIB_RAW: name = "LibRaw", *plain = "libraw_r.so", pattern = "libraw_r.so.%d", number = LIBRAW_SHLIB_CURRENT; break;
+    case VGN_LIB_DAV1D: name = "dav1d", *plain = "libdav1d.so", pattern = "libdav1d.so.%d", number = DAV1D_API_VERSION_MAJOR; break;
+    /* libtiff 4.x: soname 6 since 4.5 (TIFFOpenOptions), 5 before it. */
+    case VGN_LIB_TIFF: name = "libtiff", *plain = "libtiff.so", pattern = "libtiff.so.%d", number = 6; break;
+    case VGN_LIB_LCMS: name = "LittleCMS", *plain = "liblcms2.so", pattern = "liblcms2.so.%d", number = 2; break;
+    case VGN_LIB_WEBP: name = "libwebp", *plain = "libwebp.so", pattern = "libwebp.so.%d", number = 7; break;
+    case VGN_LIB_WEBPDEMUX: name = "libwebpdemux", *plain = "libwebpdemux.so", pattern = "libwebpdemux.so.%d", number = 2; break;
+    default: *plain = NULL; return NULL;
     }
-    *plain = NULL;
-    return NULL;
+    snprintf(versioned, n, pattern, number);
+    return name;
 }
 
 /* The library's handle, opened now if need be; NULL (and the reason in `why`) if it cannot be. */
