@@ -22,7 +22,7 @@ extension ImageDecoder {
         /// start as, beside the executable (a build tree) or in `../libexec/vignette/` (an install);
         /// without it they run in a fork of this process.
         static let helper: String? = {
-            let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().path
+            let exe = BuiltInResources.executableDirectory
             let path = [exe + "/vignette-decode", exe + "/../libexec/vignette/vignette-decode"].first {
                 FileManager.default.isExecutableFile(atPath: $0)
             }

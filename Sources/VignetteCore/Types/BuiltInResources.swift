@@ -63,7 +63,7 @@ public enum BuiltInResources {
 
     /// The folder of the running binary, symlinks resolved; read once (Foundation's
     /// `resolvingSymlinksInPath` cost every lookup several system calls and allocations).
-    static let executableDirectory: String = {
+    public static let executableDirectory: String = {
         // /proc/self/exe names the real binary even when it was started through a symlink.
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink("/proc/self/exe", &buffer, buffer.count)

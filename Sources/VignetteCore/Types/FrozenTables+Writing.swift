@@ -29,7 +29,6 @@ extension FrozenTables {
             case .entries: table(tables.entries) { $0.declaration($1.type.declaration, origin: $1.origin) }
             case .ext: table(tables.ext) { $0.winner($1) }
             case .mime: table(tables.mime) { $0.winner($1) }
-            case .names: table(tables.names) { $0.winner($1) }
             case .interp: table(tables.interp) { $0.winner($1) }
             case .extClaims: table(tables.extClaims) { $0.nameClaims($1) }
             case .exactExtClaims: table(tables.exactExtClaims) { $0.nameClaims($1) }

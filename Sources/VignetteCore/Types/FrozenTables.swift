@@ -14,7 +14,7 @@ import Synchronization
 final class FrozenTables: Sendable {
     /// The keyed tables, in the order they are written.
     enum Table: Int, CaseIterable {
-        case entries, ext, mime, names, interp, extClaims, exactExtClaims, nameClaims, chains, mimeLists, icons, roots, magicPriority
+        case entries, ext, mime, interp, extClaims, exactExtClaims, nameClaims, chains, mimeLists, icons, roots, magicPriority
     }
 
     /// The lists read whole when first asked for, in the order they are written.

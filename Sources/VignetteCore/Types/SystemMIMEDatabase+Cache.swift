@@ -38,7 +38,7 @@ extension SystemMIMEDatabase {
         guard useCache, !files.isEmpty else { return SystemMIMEDatabase(files: files) }
         let key = cacheKey(files: files)
         let path = cachePath(xdg)
-        if let bytes = CacheReader.contents(ofFile: path), let cached = decode(bytes, key: key) {
+        if let store = CacheBytes(mapping: path), let cached = decode(store, key: key) {
             return cached
         }
         let database = SystemMIMEDatabase(files: files)
@@ -113,7 +113,12 @@ extension SystemMIMEDatabase {
 
     /// The database in `bytes` if they are a complete compiled form under `key`, else nil.
     static func decode(_ bytes: [UInt8], key: String) -> SystemMIMEDatabase? {
-        var r = CacheReader(bytes: bytes)
+        decode(CacheBytes(copying: bytes), key: key)
+    }
+
+    /// The database in `store` if it is a complete compiled form under `key`, else nil.
+    static func decode(_ store: CacheBytes, key: String) -> SystemMIMEDatabase? {
+        var r = CacheReader(store: store)
         do {
             guard try r.bytes(cacheMagic.count) == cacheMagic, try r.string() == key else { return nil }
             let files = try r.strings()

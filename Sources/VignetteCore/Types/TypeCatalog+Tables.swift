@@ -8,7 +8,6 @@ extension TypeCatalog {
         // Tags: the winning identifier and its rank; higher rank wins, within a rank the later.
         var ext: [String: (String, Int)] = [:]
         var mime: [String: (String, Int)] = [:]
-        var names: [String: (String, Int)] = [:]
         var interp: [String: (String, Int)] = [:]
         var extClaims: [String: [NameClaim]] = [:]
         var exactExtClaims: [String: [NameClaim]] = [:]
@@ -97,7 +96,6 @@ extension TypeCatalog {
                 }
                 for m in d.mimeTypes { claimMIME(m, id, rank) }
                 for f in d.filenames {
-                    Self.claim(&names, f, id, rank)
                     let c = nameClaim(id, 50, entry.origin)
                     Self.insert(c, into: &nameClaims, f)
                 }
@@ -126,7 +124,6 @@ extension TypeCatalog {
                     let origin = Origin.system(file: g.file)
                     switch SystemTypeExtras.kind(of: g.pattern) {
                     case .literal:
-                        Self.claim(&names, g.pattern, id, rank)
                         let c = nameClaim(id, g.weight, origin)
                         Self.insert(c, into: &nameClaims, g.pattern)
                     case .extension(let e):

@@ -94,7 +94,7 @@ public final class TypeCatalog: Sendable {
     /// What the catalog was built from, so that `adding` can rebuild it with more.
     var sourceDeclarations: [(TypeDeclaration, Origin)] {
         guard let frozen else { return storedDeclarations }
-        // A cache whose sources do not decode (damage its checksum missed) degrades to the built-in types.
+        // A cache whose sources do not decode (damage inside the file) degrades to the built-in types.
         return frozen.sources?.0 ?? TypeCatalog.builtIn.sourceDeclarations
     }
     var sourceSystemExtras: [SystemTypeExtras] {
