@@ -1,6 +1,10 @@
 /* vgn_common.c - error helpers, EXIF orientation parser, growing buffer, vgn_free. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "vgn_internal.h"
 
@@ -137,4 +141,28 @@ int vgn_buf_append(vgn_buf *b, const uint8_t *p, size_t n)
     memcpy(b->data + b->size, p, n);
     b->size += n;
     return 0;
+}
+
+int vgn_fd_file_size(int fd, const char *format, vgn_image_info *info, uint64_t *size, vgn_error *err)
+{
+    struct stat st;
+    char m[VGN_MSG_LEN];
+    if (info != NULL)
+        memset(info, 0, sizeof *info);
+    if (fd < 0 || info == NULL) {
+        vgn_err_fill(err, VGN_E_STATE, "no file", NULL);
+        return VGN_E_STATE;
+    }
+    if (fstat(fd, &st) != 0) {
+        snprintf(m, sizeof m, "%s: cannot read the file (%s)", format, strerror(errno));
+        vgn_err_fill(err, VGN_E_IO, m, NULL);
+        return VGN_E_IO;
+    }
+    if (!S_ISREG(st.st_mode) || st.st_size < 0 || (uint64_t)st.st_size > SIZE_MAX) {
+        snprintf(m, sizeof m, "%s: not a regular file", format);
+        vgn_err_fill(err, VGN_E_IO, m, NULL);
+        return VGN_E_IO;
+    }
+    *size = (uint64_t)st.st_size;
+    return VGN_OK;
 }

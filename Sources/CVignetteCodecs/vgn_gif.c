@@ -184,24 +184,10 @@ vgn_decoder *vgn_gif_open(const uint8_t *data, size_t size, vgn_image_info *info
 vgn_decoder *vgn_gif_open_fd(int fd, vgn_image_info *info, vgn_error *err)
 {
     vgn_gif *g;
-    struct stat st;
-    if (info != NULL)
-        memset(info, 0, sizeof *info);
-    if (fd < 0 || info == NULL) {
-        vgn_err_fill(err, VGN_E_STATE, "no file", NULL);
+    uint64_t size;
+    if (vgn_fd_file_size(fd, "gif", info, &size, err) != VGN_OK)
         return NULL;
-    }
-    if (fstat(fd, &st) != 0) {
-        char m[VGN_MSG_LEN];
-        snprintf(m, sizeof m, "gif: cannot read the file (%s)", strerror(errno));
-        vgn_err_fill(err, VGN_E_IO, m, NULL);
-        return NULL;
-    }
-    if (!S_ISREG(st.st_mode) || st.st_size < 0 || (uint64_t)st.st_size > SIZE_MAX) {
-        vgn_err_fill(err, VGN_E_IO, "gif: not a regular file", NULL);
-        return NULL;
-    }
-    if ((g = vgn_gif_new(NULL, fd, (size_t)st.st_size, err)) == NULL)
+    if ((g = vgn_gif_new(NULL, fd, (size_t)size, err)) == NULL)
         return NULL;
     return vgn_gif_start(g, info, err);
 }

@@ -36,6 +36,10 @@ VGN_HIDDEN void vgn_warn_add(vgn_warnings *w, const char *msg);
 /* Fills err (if non-NULL) with code, message (NULL -> "") and the warnings (NULL -> none). */
 VGN_HIDDEN void vgn_err_fill(vgn_error *err, int code, const char *msg, const vgn_warnings *w);
 
+/* The size of the regular file open as `fd`, for a decoder that reads it through the descriptor
+ * (`format` names it in messages); clears `info`. 0, or the error in `err`. */
+VGN_HIDDEN int vgn_fd_file_size(int fd, const char *format, vgn_image_info *info, uint64_t *size, vgn_error *err);
+
 /* Returns EXIF orientation 1..8 from a TIFF-structured EXIF block (starting at "II*\0"/"MM\0*"), 1 if absent/invalid. */
 VGN_HIDDEN int vgn_exif_orientation_tiff(const uint8_t *tiff, size_t len);
 

@@ -578,24 +578,10 @@ vgn_decoder *vgn_tiff_open(const uint8_t *data, size_t size, uint32_t target, vg
 vgn_decoder *vgn_tiff_open_fd(int fd, uint32_t target, vgn_image_info *info, vgn_error *err)
 {
     vgn_tiff *t;
-    struct stat st;
-    if (info != NULL)
-        memset(info, 0, sizeof *info);
-    if (fd < 0 || info == NULL) {
-        vgn_err_fill(err, VGN_E_STATE, "no file", NULL);
+    uint64_t size;
+    if (vgn_fd_file_size(fd, "tiff", info, &size, err) != VGN_OK)
         return NULL;
-    }
-    if (fstat(fd, &st) != 0) {
-        char m[VGN_MSG_LEN];
-        snprintf(m, sizeof m, "tiff: cannot read the file (%s)", strerror(errno));
-        vgn_err_fill(err, VGN_E_IO, m, NULL);
-        return NULL;
-    }
-    if (!S_ISREG(st.st_mode) || st.st_size < 0) {
-        vgn_err_fill(err, VGN_E_IO, "tiff: not a regular file", NULL);
-        return NULL;
-    }
-    if ((t = vgn_tiff_new(NULL, fd, (uint64_t)st.st_size, err)) == NULL)
+    if ((t = vgn_tiff_new(NULL, fd, size, err)) == NULL)
         return NULL;
     return vgn_tiff_start(t, target, info, err);
 }
