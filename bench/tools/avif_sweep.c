@@ -13,6 +13,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "sweep_main.h"
+
 static struct heif_error sink(struct heif_context *ctx, const void *data, size_t size, void *file)
 {
     (void)ctx;
@@ -23,8 +25,9 @@ static struct heif_error sink(struct heif_context *ctx, const void *data, size_t
 
 static uint8_t clamp8(double v) { return v < 0 ? 0 : v > 255 ? 255 : (uint8_t)floor(v + 0.5); }
 
-static int encode(const uint8_t *rgb, int w, int h, int quality, int argc, char **argv, FILE *out)
+static int encode(const uint8_t *rgb, int w, int h, double quality_arg, int argc, char **argv, FILE *out)
 {
+    int quality = (int)quality_arg;
     struct heif_context *ctx = heif_context_alloc();
     struct heif_encoder *enc = NULL;
     struct heif_image *img = NULL;
@@ -103,28 +106,6 @@ static int encode(const uint8_t *rgb, int w, int h, int quality, int argc, char 
 
 int main(int argc, char **argv)
 {
-    if (argc < 6) { fprintf(stderr, "usage: avif_sweep IN.rgb W H OUT.avif QUALITY [NAME=VALUE ...]\n"); return 2; }
-    int w = atoi(argv[2]), h = atoi(argv[3]), quality = atoi(argv[5]);
-    size_t size = (size_t)w * (size_t)h * 3;
-    uint8_t *rgb = malloc(size);
-    FILE *in = fopen(argv[1], "rb");
-    if (!rgb || !in || fread(rgb, 1, size, in) != size) { fprintf(stderr, "cannot read %s\n", argv[1]); return 1; }
-    fclose(in);
     heif_init(NULL);
-    const char *reps = getenv("REPS");
-    if (reps) {
-        int n = atoi(reps);
-        if (encode(rgb, w, h, quality, argc - 6, argv + 6, NULL)) return 3;
-        struct timespec a, b;
-        clock_gettime(CLOCK_MONOTONIC, &a);
-        for (int i = 0; i < n; i++) encode(rgb, w, h, quality, argc - 6, argv + 6, NULL);
-        clock_gettime(CLOCK_MONOTONIC, &b);
-        printf("%.3f\n", ((double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6) / n);
-        return 0;
-    }
-    FILE *out = fopen(argv[4], "wb");
-    if (!out) return 1;
-    int status = encode(rgb, w, h, quality, argc - 6, argv + 6, out);
-    fclose(out);
-    return status;
+    return sweep_main(argc, argv, "avif_sweep IN.rgb W H OUT.avif QUALITY [NAME=VALUE ...]", encode);
 }

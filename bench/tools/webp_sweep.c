@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "sweep_main.h"
 #include <webp/encode.h>
 
 static int sink(const uint8_t *data, size_t size, const WebPPicture *picture)
@@ -17,8 +19,9 @@ static int sink(const uint8_t *data, size_t size, const WebPPicture *picture)
     return !file || fwrite(data, 1, size, file) == size;
 }
 
-static int encode(const uint8_t *rgb, int w, int h, float quality, int argc, char **argv, FILE *out)
+static int encode(const uint8_t *rgb, int w, int h, double quality_arg, int argc, char **argv, FILE *out)
 {
+    float quality = (float)quality_arg;
     WebPPreset preset = WEBP_PRESET_PHOTO;
     for (int i = 0; i < argc; i++)
         if (!strncmp(argv[i], "preset=", 7)) {
@@ -70,28 +73,5 @@ static int encode(const uint8_t *rgb, int w, int h, float quality, int argc, cha
 
 int main(int argc, char **argv)
 {
-    if (argc < 6) { fprintf(stderr, "usage: webp_sweep IN.rgb W H OUT.webp QUALITY [NAME=VALUE ...]\n"); return 2; }
-    int w = atoi(argv[2]), h = atoi(argv[3]);
-    float quality = (float)atof(argv[5]);
-    size_t size = (size_t)w * (size_t)h * 3;
-    uint8_t *rgb = malloc(size);
-    FILE *in = fopen(argv[1], "rb");
-    if (!rgb || !in || fread(rgb, 1, size, in) != size) { fprintf(stderr, "cannot read %s\n", argv[1]); return 1; }
-    fclose(in);
-    const char *reps = getenv("REPS");
-    if (reps) {
-        int n = atoi(reps);
-        if (encode(rgb, w, h, quality, argc - 6, argv + 6, NULL)) return 3;
-        struct timespec a, b;
-        clock_gettime(CLOCK_MONOTONIC, &a);
-        for (int i = 0; i < n; i++) encode(rgb, w, h, quality, argc - 6, argv + 6, NULL);
-        clock_gettime(CLOCK_MONOTONIC, &b);
-        printf("%.3f\n", ((double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6) / n);
-        return 0;
-    }
-    FILE *out = fopen(argv[4], "wb");
-    if (!out) return 1;
-    int status = encode(rgb, w, h, quality, argc - 6, argv + 6, out);
-    fclose(out);
-    return status;
+    return sweep_main(argc, argv, "webp_sweep IN.rgb W H OUT.webp QUALITY [NAME=VALUE ...]", encode);
 }
