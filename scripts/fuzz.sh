@@ -25,7 +25,7 @@ harnesses=(
     jpeg:images:c jpeg-dc:images:c png:images:c webp:images:c image-header:images:swift
     image-metadata:images:swift gif:formats:c tiff:formats:c bmp:formats:c heif:formats:c jxl:formats:c raw:formats:c icc:formats:c
     stream:containers:c zip:containers:swift tar:containers:swift office:containers:swift
-    types:types-and-text:swift mime-package:types-and-text:swift text:types-and-text:swift fallback:types-and-text:swift font:types-and-text:c
+    types:types-and-text:swift mime-package:types-and-text:swift type-cache:types-and-text:swift declarations:types-and-text:swift text:types-and-text:swift fallback:types-and-text:swift font:types-and-text:c
     json:previewers:swift csv:previewers:swift markdown:previewers:swift xml:previewers:swift plist:previewers:swift imaginary:previewers:swift mail:previewers:swift
 )
 group_seconds=600
@@ -108,6 +108,8 @@ seeds() {
     office) find $g/documents $t/VignetteCoreTests/Fixtures/containers -type f ! -name '*.md'; ls Samples/*.docx Samples/*.odt Samples/*.epub ;;
     types) find Samples -maxdepth 1 -type f; find $t/VignetteCoreTests/Fixtures/containers -type f ;;
     mime-package) ;; # Fuzz/seeds/mime-package: small packages in the freedesktop schema
+    type-cache) ;; # Fuzz/seeds/type-cache: edits of the harness's own whole cache
+    declarations) ls Generators/*.json Examples/*/*.json; find $t/VignetteCoreTests/Fixtures -name '*.json' -size -64k ;;
     text) find $t/Fixtures/text -type f ! -name '*.md'; ls Samples/*.txt ;;
     fallback) ls Samples/unknown.bin Samples/logo.png Samples/archive.zip $g/system/* $g/executables/* ;;
     font) find $g/fonts -name '*.ttf' -o -name '*.otf'; ls Samples/*.ttf ;;

@@ -1,3 +1,4 @@
+import Foundation
 import VignetteCore
 import VignetteGenerators
 import VignetteImaging
@@ -13,6 +14,13 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
     case types
     /// A shared-mime-info package: the XML reader, merging into the catalog, and its rules on a probe file.
     case mimePackage = "mime-package"
+    /// The compiled type cache read in place (`FrozenTables`): a whole, valid cache with bytes
+    /// overwritten (the input is 5-byte edits: a 4-byte offset, then the new byte), then asked
+    /// what a command asks.
+    case typeCache = "type-cache"
+    /// Type declaration files and generator manifests: the fast JSON reader (`PlainJSON`), then
+    /// Foundation's for what it leaves.
+    case declarations
     /// The text decoder: encoding detection and decoding, complete and cut.
     case text
     /// Image header dimensions (the pixel cap before external generators).
@@ -58,6 +66,30 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
                 _ = resolver.resolve(bytes: Self.probe, filename: name)
             }
             _ = resolver.resolve(bytes: Array(#"<?xml version="1.0"?><config xmlns="urn:x"/>"#.utf8), filename: "c.xml")
+        case .typeCache:
+            var damaged = Self.wholeTypeCache
+            var i = 0
+            while i + 5 <= bytes.count {
+                let offset = Int(bytes[i]) | Int(bytes[i + 1]) << 8 | Int(bytes[i + 2]) << 16 | Int(bytes[i + 3]) << 24
+                damaged[offset % damaged.count] = bytes[i + 4]
+                i += 5
+            }
+            guard let (catalog, _) = TypeCatalog.decodeMerged(damaged, key: "fuzz") else { return }
+            for id in catalog.identifiers.prefix(24) {
+                guard let type = catalog.type(withIdentifier: id) else { continue }
+                _ = (
+                    catalog.supertypes(of: type), catalog.mimeTypes(of: type), catalog.genericIcon(of: type),
+                    catalog.magicPriority(of: type)
+                )
+            }
+            for name in ["a.png", "A.TAR.GZ", "Makefile", "probe.acme", "README.x"] { _ = catalog.nameMatches(forFilename: name) }
+            _ = catalog.declaredType(forMIMEType: "image/png")
+            _ = catalog.declaredType(forInterpreter: "python3.11")
+            _ = TypeResolver(catalog: catalog).resolve(bytes: Self.probe, filename: "probe.bin")
+        case .declarations:
+            let data = Data(bytes)
+            _ = try? TypeDeclarationFile.decode(data, path: "fuzz.json")
+            _ = try? GeneratorManifest.parse(data, path: "/fuzz/manifest.json")
         case .text:
             _ = TextDecoder.decode(bytes[...], complete: true)
             _ = TextDecoder.decode(bytes.prefix(bytes.count / 2), complete: false)
@@ -109,6 +141,9 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
     }
 
     private static let resolver = TypeResolver(catalog: TypeCatalog.builtIn.adding(system: SystemMIMEDatabase.load()).0)
+    /// A whole compiled type cache under the key "fuzz": the built-in types and the system's.
+    private static let wholeTypeCache = TypeCatalog.builtIn.adding(system: SystemMIMEDatabase.load()).0.encodedMerged(
+        problems: [], key: "fuzz")
     /// A picture for plans to fit and encode: 80 × 50, larger than the harness's 64-pixel cap.
     private static let smallBitmap = Bitmap(width: 80, height: 50)
 

@@ -60,7 +60,7 @@ extension TypeCatalog {
 
     /// This catalog's tables (read in place by the next command), with the declarations and
     /// system extras they came from and `problems`, in the compiled form under `key`.
-    func encodedMerged(problems: [VignetteError], key: String) -> [UInt8] {
+    package func encodedMerged(problems: [VignetteError], key: String) -> [UInt8] {
         guard frozen == nil else {
             // Only tests ask this of a catalog read from the cache: the same tables, built again.
             let built = (try? TypeCatalog(declarations: sourceDeclarations, system: sourceSystemExtras)) ?? TypeCatalog.builtIn
@@ -82,7 +82,7 @@ extension TypeCatalog {
     }
 
     /// The catalog and problems in `bytes` if they are a whole compiled form under `key`, else nil.
-    static func decodeMerged(_ bytes: [UInt8], key: String) -> (TypeCatalog, [VignetteError])? {
+    package static func decodeMerged(_ bytes: [UInt8], key: String) -> (TypeCatalog, [VignetteError])? {
         decodeMerged(CacheBytes(copying: bytes), key: key)
     }
 
