@@ -143,7 +143,7 @@ struct ThumbnailCommand: ParsableCommand {
                     if destination == "-" {
                         FileHandle.standardOutput.write(Data(bytes))
                     } else {
-                        try AtomicFile.write(bytes, to: sizes.count > 1 ? Self.sized(destination, size) : destination)
+                        try OutputFile.write(bytes, to: sizes.count > 1 ? Self.sized(destination, size) : destination)
                     }
                 }
             } catch {
@@ -162,7 +162,11 @@ struct ThumbnailCommand: ParsableCommand {
 
     /// Where each input's thumbnail goes; nil for an input refused up front (reported here).
     func plan(format: ImageFormat) throws -> [String?] {
+        let inputs = ProtectedFiles(files)
         if files.count == 1, sizes.count == 1, let output, output == "-" || (!isDirectory(output) && !output.hasSuffix("/")) {
+            if output != "-", inputs.contains(output) {
+                throw VignetteError(.invalidRequest, path: files[0], "its thumbnail \(output) would overwrite the file itself")
+            }
             return [output]
         }
         let dir = output ?? "."
@@ -174,7 +178,6 @@ struct ThumbnailCommand: ParsableCommand {
             }
         }
         var taken: [String: String] = [:]
-        let inputs = Set(files.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
         return files.map { input in
             let name = (input as NSString).lastPathComponent + "." + format.fileExtension
             let destination = (dir as NSString).appendingPathComponent(name)
@@ -186,7 +189,7 @@ struct ThumbnailCommand: ParsableCommand {
                         "its thumbnail \(destination) would overwrite the one of \(first); thumbnail them separately"))
                 return nil
             }
-            if inputs.contains(canonical) {
+            if inputs.contains(destination) {
                 Diagnostics.report(
                     VignetteError(.invalidRequest, path: input, "its thumbnail \(destination) would overwrite an input file"))
                 return nil

@@ -46,10 +46,10 @@ struct ViewCommand: ParsableCommand {
             FileHandle.standardOutput.write(Data(page.utf8))
             return
         }
-        if URL(fileURLWithPath: destination).standardizedFileURL.path == URL(fileURLWithPath: file).standardizedFileURL.path {
+        if ProtectedFiles([file]).contains(destination) {
             throw VignetteError(.invalidRequest, path: file, "the page \(destination) would overwrite the file itself")
         }
-        try AtomicFile.write(Array(page.utf8), to: destination)
+        try OutputFile.write(Array(page.utf8), to: destination)
         print("wrote \(destination)")
     }
 }

@@ -30,8 +30,18 @@ public enum AtomicFile {
             if !ok { unlink(tempPath) }
         }
         fchmod(fd, mode_t(permissions))
+        var status = writeAll(bytes, to: fd)
+        if status == 0, durable, fsync(fd) != 0 { status = errno }
+        close(fd)
+        if status != 0 { throw VignetteError.fromErrno(status, path: path) }
+        if rename(tempPath, path) != 0 { throw VignetteError.fromErrno(errno, path: path) }
+        ok = true
+    }
+
+    /// Writes all of `bytes` to `fd`, again after an interruption; 0, or the errno that stopped it.
+    static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Int32 {
         var written = 0
-        let status: Int32 = bytes.withUnsafeBytes { raw in
+        return bytes.withUnsafeBytes { raw in
             while written < raw.count {
                 let n = Foundation.write(fd, raw.baseAddress! + written, raw.count - written)
                 if n < 0 {
@@ -40,11 +50,7 @@ public enum AtomicFile {
                 }
                 written += n
             }
-            return !durable || fsync(fd) == 0 ? 0 : errno
+            return 0
         }
-        close(fd)
-        if status != 0 { throw VignetteError.fromErrno(status, path: path) }
-        if rename(tempPath, path) != 0 { throw VignetteError.fromErrno(errno, path: path) }
-        ok = true
     }
 }
