@@ -52,7 +52,13 @@ public struct BatchWalker: Sendable {
             let absolute = SourceFile.absolute(argument)
             if (st.st_mode & S_IFMT) == S_IFDIR {
                 let id = FileIdentity(st)
-                if skipped.contains(id) || skippedPaths.contains(absolute) { continue }
+                if skipped.contains(id) || skippedPaths.contains(absolute) {
+                    problem(
+                        VignetteError(
+                            .invalidRequest, path: argument,
+                            "is where the thumbnails go (the --out folder or the cache), so it is not walked"))
+                    continue
+                }
                 visited.insert(id)
                 let trimmed = argument.count > 1 && argument.hasSuffix("/") ? String(argument.dropLast()) : argument
                 if !walkDirectory(

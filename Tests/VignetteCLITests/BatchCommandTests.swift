@@ -92,6 +92,16 @@ struct BatchCommandTests {
         #expect(again.stdout.hasPrefix("batch: 5 files: 0 generated, 5 up to date, "))
     }
 
+    @Test("walking the --out folder itself is an error naming it, not a silent empty run")
+    func walkingTheOutFolder() throws {
+        try smallTree()
+        let r = try batch(["--out", "in", "--size", "32", "in"])
+        #expect(r.status == 1)
+        #expect(r.stderr == "vignette: in: is where the thumbnails go (the --out folder or the cache), so it is not walked\n")
+        #expect(r.stdout.hasPrefix("batch: 1 files: 0 generated, 0 up to date, 1 failed, "))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/in/a.png.png"))
+    }
+
     @Test("shards are disjoint and together cover every file")
     func shards() throws {
         try BatchFixtures.manyImages(40, in: dir + "/in")
