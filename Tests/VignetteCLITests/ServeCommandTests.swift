@@ -19,7 +19,7 @@ final class ServeProcess: @unchecked Sendable {
         let out = Pipe()
         process.standardOutput = out
         if logFile {
-            FileManager.default.createFile(atPath: logPath, contents: nil)
+            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
             process.standardError = FileHandle(forWritingAtPath: logPath)
         } else {
             process.standardError = FileHandle.nullDevice
