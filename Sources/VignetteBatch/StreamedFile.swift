@@ -3,27 +3,48 @@ import VignetteCache
 import VignetteCore
 
 /// A file written bit by bit into a temporary beside its destination, renamed there by `commit`.
+///
+/// A destination that is a device or a FIFO (`--report /dev/stdout`) is written into directly,
+/// and a symbolic link is written through (`OutputFile.target`).
 final class StreamedFile {
     let destination: String
-    private let temporary: String
+    /// The temporary renamed into place by `commit`; nil when writing into a device or FIFO.
+    private let temporary: String?
     private let handle: FileHandle
+    /// Where the temporary goes: the destination, or the file its link points at.
+    private let target: String
     private var writeFailed = false
     private var committed = false
 
     /// Creates the temporary (the destination's directory must exist).
     init(destination: String) throws {
         self.destination = destination
-        let dir = (SourceFile.absolute(destination) as NSString).deletingLastPathComponent
-        temporary = dir + "/." + (destination as NSString).lastPathComponent + ".tmp-\(getpid())"
-        guard FileManager.default.createFile(atPath: temporary, contents: nil), let handle = FileHandle(forWritingAtPath: temporary) else {
-            throw VignetteError(.io, path: destination, "cannot create the file")
+        switch OutputFile.target(destination) {
+        case .directory:
+            throw VignetteError.fromErrno(EISDIR, path: destination)
+        case .stream:
+            guard let handle = FileHandle(forWritingAtPath: destination) else {
+                throw VignetteError.fromErrno(errno, path: destination)
+            }
+            self.handle = handle
+            self.temporary = nil
+            self.target = destination
+        case .file(let file):
+            self.target = file
+            let dir = (SourceFile.absolute(file) as NSString).deletingLastPathComponent
+            let temporary = dir + "/." + (file as NSString).lastPathComponent + ".tmp-\(getpid())"
+            guard FileManager.default.createFile(atPath: temporary, contents: nil), let handle = FileHandle(forWritingAtPath: temporary)
+            else {
+                throw VignetteError(.io, path: destination, "cannot create the file")
+            }
+            self.handle = handle
+            self.temporary = temporary
         }
-        self.handle = handle
     }
 
     deinit {
         try? handle.close()
-        if !committed { unlink(temporary) }
+        if !committed, let temporary { unlink(temporary) }
     }
 
     func write(_ text: String) {
@@ -33,7 +54,7 @@ final class StreamedFile {
     /// Renames the temporary into place.
     func commit() throws {
         try? handle.close()
-        guard !writeFailed, rename(temporary, destination) == 0 else {
+        guard !writeFailed, temporary.map({ rename($0, target) == 0 }) ?? true else {
             throw VignetteError(.io, path: destination, "cannot write the file")
         }
         committed = true

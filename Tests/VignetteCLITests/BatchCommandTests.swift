@@ -210,6 +210,33 @@ struct BatchCommandTests {
         #expect((report["summary"] as? [String: Any])?["generated"] as? Int == 3)
     }
 
+    @Test("--report into a FIFO is written into it, and through a symbolic link to its target; neither is replaced")
+    func reportIntoAFIFOAndThroughALink() throws {
+        try smallTree()
+        #expect(mkfifo(dir + "/pipe", 0o600) == 0)
+        // Opened for reading first, without blocking, so that batch's open does not wait; the
+        // report of four files fits in the pipe's buffer.
+        let reader = open(dir + "/pipe", O_RDONLY | O_NONBLOCK)
+        #expect(reader >= 0)
+        defer { close(reader) }
+        let piped = try batch(["--report", "pipe", "in"])
+        #expect(piped.status == 0)
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while case let n = read(reader, &buffer, buffer.count), n > 0 { received += buffer[0..<n] }
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(received)) as? [String: Any])
+        #expect((report["results"] as? [[String: Any]])?.count == 4)
+        var st = stat()
+        #expect(lstat(dir + "/pipe", &st) == 0 && st.st_mode & S_IFMT == S_IFIFO)
+
+        try Data().write(to: URL(fileURLWithPath: dir + "/real.json"))
+        try FileManager.default.createSymbolicLink(atPath: dir + "/link.json", withDestinationPath: "real.json")
+        #expect(try batch(["--report", "link.json", "in"]).status == 0)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dir + "/link.json") == "real.json")
+        let linked = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/real.json"))) as? [String: Any]
+        #expect((linked?["results"] as? [[String: Any]])?.count == 4)
+    }
+
     @Test("--out mirrors the tree at --size, up to date by modification time; --contact-sheet shows every file")
     func outFolderAndContactSheet() throws {
         try smallTree()
