@@ -131,26 +131,43 @@ public final class BatchWorker: @unchecked Sendable {
         failed: (GeneratorInput?) -> Void
     ) throws -> BatchOutcome {
         var input: GeneratorInput? = nil
+        let renderings: [RenderedThumbnail]
         do {
             let opened = try pipeline.input(path: file.absolutePath)
             input = opened
-            let renderings = try pipeline.render(opened, request: request, sizes: sizes)
-            let rendered = renderings[0]
-            let written = try store(renderings)
-            if let problem = rendered.problem {
-                // A generator failed on the file (a damaged image, a limit): the icon is no success.
-                var outcome = BatchOutcome(
-                    path: file.displayPath, result: .failed, generator: rendered.generator, thumbnail: written, error: problem.description)
-                outcome.errorCode = problem.errorCode ?? .corrupt
-                return outcome
-            }
-            return BatchOutcome(
-                path: file.displayPath, result: rendered.isFallbackIcon ? .icon : .generated, generator: rendered.generator,
-                thumbnail: written)
+            renderings = try pipeline.render(opened, request: request, sizes: sizes)
         } catch {
-            failed(input)
+            if Self.isAboutTheContent(error) { failed(input) }
             throw error
         }
+        // A failure to write (a full disk, a read-only cache) is no fact about the file: it gets
+        // no fail entry, so the next run tries again.
+        let written: String?
+        do {
+            written = try store(renderings)
+        } catch let error as VignetteError {
+            // The error names the thumbnail; the outcome names the file, so say what was written where.
+            throw VignetteError(error.code, path: file.displayPath, "its thumbnail could not be written: \(error.description)")
+        }
+        let rendered = renderings[0]
+        if let problem = rendered.problem {
+            // A generator failed on the file (a damaged image, a limit): the icon is no success.
+            var outcome = BatchOutcome(
+                path: file.displayPath, result: .failed, generator: rendered.generator, thumbnail: written, error: problem.description)
+            outcome.errorCode = problem.errorCode ?? .corrupt
+            return outcome
+        }
+        return BatchOutcome(
+            path: file.displayPath, result: rendered.isFallbackIcon ? .icon : .generated, generator: rendered.generator,
+            thumbnail: written)
+    }
+
+    /// Whether `error` says something about the file's content (damaged, over a limit), which a
+    /// fail entry may record until the file changes, rather than about reaching it (missing,
+    /// unreadable, an I/O error), which may pass without the file changing.
+    static func isAboutTheContent(_ error: any Error) -> Bool {
+        guard let code = (error as? VignetteError)?.code else { return true }
+        return ![.notFound, .isDirectory, .notRegularFile, .brokenSymlink, .permissionDenied, .io, .invalidRequest].contains(code)
     }
 
     /// The error's reason without the path (outcomes carry the path themselves).

@@ -92,6 +92,25 @@ struct BatchCommandTests {
         #expect(again.stdout.hasPrefix("batch: 5 files: 0 generated, 5 up to date, "))
     }
 
+    @Test("a thumbnail the cache cannot take fails this run only: the message names both files, no fail entry, the next run makes it")
+    func unwritableCacheLeavesNoFailEntry() throws {
+        try BatchFixtures.write(try BatchFixtures.png(seed: 1), dir + "/in/a.png")
+        // The flavor's folder is a file: every write into it fails, as on a full or read-only disk
+        // (which root, running the tests, would not meet through permissions).
+        try FileManager.default.createDirectory(atPath: cache + "/thumbnails", withIntermediateDirectories: true)
+        try Data().write(to: URL(fileURLWithPath: cache + "/thumbnails/large"))
+        let r = try batch(["in"])
+        #expect(r.status == 1)
+        let entry = try #require(r.stderr.split(separator: " ").last { $0.hasSuffix(".png:") })
+        #expect(entry.hasPrefix(cache + "/thumbnails/large/"))
+        #expect(r.stderr == "vignette: in/a.png: its thumbnail could not be written: \(entry) a component of the path is not a directory\n")
+        #expect(BatchFixtures.pngs(in: cache + "/thumbnails/fail/vignette-0.1.0").isEmpty)
+        try FileManager.default.removeItem(atPath: cache + "/thumbnails/large")
+        let again = try batch(["in"])
+        #expect(again.status == 0)
+        #expect(again.stdout.hasPrefix("batch: 1 files: 1 generated, 0 up to date, 0 failed, "))
+    }
+
     @Test("walking the --out folder itself is an error naming it, not a silent empty run")
     func walkingTheOutFolder() throws {
         try smallTree()
