@@ -152,6 +152,17 @@ struct ExternalRunnerTests {
         #expect(attempts.first?.description == "lazy: failed: wrote no output file")
     }
 
+    @Test func anOutputThatIsALinkIsNotFollowed() throws {
+        // A command could point its output at a file it may not read itself (sandboxed) and have
+        // Vignette read it: a link to a perfectly good PNG is still refused.
+        let dir = try ExternalScratch()
+        let png = ExternalFixtures.packageRoot + "/Samples/logo.png"
+        try dir.thumbnailGenerator("linker", type: "public.data", script: "ln -s '\(png)' \"$2\"")
+        let (_, generator, attempts) = try thumbnail(dir)
+        #expect(generator == "fallback")
+        #expect(attempts.first?.description == "linker: failed: its output is not a regular file")
+    }
+
     @Test func aGoodOutputIsDecodedAtTheRequestedSize() throws {
         let dir = try ExternalScratch()
         let png = ExternalFixtures.packageRoot + "/Samples/logo.png"

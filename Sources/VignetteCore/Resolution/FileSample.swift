@@ -92,8 +92,9 @@ public final class FileSample: ByteReader, @unchecked Sendable {
         return bytes(at: size - n, count: n)
     }
 
-    /// Opens `path` read-only without blocking and insists on a regular file.
-    static func openRegularFile(_ path: String) throws -> Int32 {
+    /// Opens `path` read-only without blocking and insists on a regular file; with `followLinks`
+    /// false a symbolic link, even one swapped in after a check, is refused (`O_NOFOLLOW`).
+    static func openRegularFile(_ path: String, followLinks: Bool = true) throws -> Int32 {
         // stat before open: opening a device or FIFO can block or have side effects.
         var st = stat()
         if stat(path, &st) != 0 {
@@ -105,7 +106,7 @@ public final class FileSample: ByteReader, @unchecked Sendable {
             throw VignetteError.fromErrno(e, path: path)
         }
         try requireRegular(st, path: path)
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followLinks ? 0 : O_NOFOLLOW))
         if fd < 0 { throw VignetteError.fromErrno(errno, path: path) }
         // The path may have been swapped between stat and open: check what was opened.
         guard fstat(fd, &st) == 0 else {
@@ -195,9 +196,10 @@ extension FileSample {
 }
 
 extension FileSample {
-    /// At most the first `count` bytes of the regular file at `path` (fewer when it is shorter).
-    public static func readPrefix(ofFile path: String, count: Int) throws -> [UInt8] {
-        let fd = try openRegularFile(path)
+    /// At most the first `count` bytes of the regular file at `path` (fewer when it is shorter);
+    /// `followLinks` false refuses a symbolic link at `path`.
+    public static func readPrefix(ofFile path: String, count: Int, followLinks: Bool = true) throws -> [UInt8] {
+        let fd = try openRegularFile(path, followLinks: followLinks)
         defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: max(0, count))
         let got = buffer.withUnsafeMutableBytes { preadFully(fd, $0, offset: 0) }

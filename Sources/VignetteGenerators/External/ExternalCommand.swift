@@ -86,7 +86,9 @@ struct ExternalCommand {
         guard lstat(outputPath, &info) == 0 else { throw VignetteError(.corrupt, "wrote no output file" + tail) }
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw VignetteError(.corrupt, "its output is not a regular file") }
         guard info.st_size > 0 else { throw VignetteError(.corrupt, "wrote an empty output file" + tail) }
-        let bytes = try FileSample.readPrefix(ofFile: outputPath, count: outputLimit + 1)
+        // The command (or a child it left behind) could swap the file for a link to one it may not
+        // read, sandboxed, and have Vignette read it: no link is followed.
+        let bytes = try FileSample.readPrefix(ofFile: outputPath, count: outputLimit + 1, followLinks: false)
         return (Array(bytes.prefix(outputLimit)), bytes.count > outputLimit)
     }
 
