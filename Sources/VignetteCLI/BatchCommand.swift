@@ -19,8 +19,10 @@ struct BatchCommand: ParsableCommand {
             By default thumbnails go to the freedesktop cache ($XDG_CACHE_HOME/thumbnails, else \
             ~/.cache/thumbnails) in the --flavor's folder, named by the MD5 of the file's URI, with \
             the keys GNOME Files, Xfce and GLib check: a thumbnail whose Thumb::MTime or Thumb::Size \
-            no longer match the file is remade. A file that cannot be thumbnailed gets a fail entry \
-            in fail/vignette-VERSION/ and is not retried until it changes (or --retry-failed). A file \
+            no longer match the file is remade. A file whose content cannot be thumbnailed (damaged, \
+            over a limit) gets a fail entry in fail/vignette-VERSION/ and is not retried until it \
+            changes (or --retry-failed); one that cannot be read, or whose thumbnail cannot be \
+            written (a full disk), is tried again by the next run. A file \
             of a type nothing pictures gets no thumbnail there (the desktop draws its own icon) but a \
             fail entry marked as such, so the next run skips it too. The cache itself is never walked. \
             Several flavors (--flavor normal,large,x-large) are made from one decode of each file: \
@@ -50,11 +52,14 @@ struct BatchCommand: ParsableCommand {
             Examples:
               vignette batch ~/Pictures
               vignette batch --watch ~/Pictures
-              vignette batch --flavor x-large --include '*.jpg' --include '*.png' ~/Pictures
+              vignette batch --flavor x-large --include '*.jpg' --include '*.png' \\
+                ~/Pictures
               vignette batch --flavor normal,large,x-large ~/Pictures
-              vignette batch --out thumbs --size 200 --contact-sheet thumbs/index.html photos/
+              vignette batch --out thumbs --size 200 --contact-sheet thumbs/index.html \\
+                photos/
               vignette batch --out squares --size 200 --crop smart --format webp photos/
-              vignette batch --dry-run --json-lines ~/Pictures | jq -r 'select(.result=="would-generate").path'
+              vignette batch --dry-run --json-lines ~/Pictures |
+                jq -r 'select(.result=="would-generate").path'
               vignette batch --shard 3/8 --report shard-3.json /data/photos
             """
     )

@@ -48,9 +48,11 @@ struct ServeCommand: AsyncParsableCommand {
             Examples:
               vignette serve --root ~/Pictures --cache-dir /var/cache/vignette
               curl 'http://127.0.0.1:8080/v1/thumbnail?path=cat.jpg&size=128' -o cat.png
-              curl --data-binary @report.pdf 'http://127.0.0.1:8080/v1/thumbnail?filename=report.pdf' -o t.png
+              curl --data-binary @report.pdf -o t.png \\
+                'http://127.0.0.1:8080/v1/thumbnail?filename=report.pdf'
               vignette serve --root /srv/media --signing-key-file /etc/vignette/keys
-              vignette serve --root /srv/empty --pipeline-key-file /etc/vignette/nextcloud-key
+              vignette serve --root /srv/empty \\
+                --pipeline-key-file /etc/vignette/nextcloud-key
             """
     )
 

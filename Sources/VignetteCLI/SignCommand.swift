@@ -14,7 +14,8 @@ struct SignCommand: ParsableCommand {
             keeps its scheme and host; a path with its query is signed alone.
 
             Examples:
-              vignette sign --key-file /etc/vignette/keys 'http://127.0.0.1:8080/v1/thumbnail?path=cat.jpg&size=256'
+              vignette sign --key-file /etc/vignette/keys \\
+                'http://127.0.0.1:8080/v1/thumbnail?path=cat.jpg&size=256'
               vignette sign --key-file keys '/view?path=reports/q3.pdf'
             """
     )

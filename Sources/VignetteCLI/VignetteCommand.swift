@@ -12,17 +12,17 @@ struct VignetteCommand: AsyncParsableCommand {
             conformance) from its bytes and name, then previews it.
 
             Examples:
-              vignette type photo.jpg notes.txt        identify files
-              vignette type --mime ~/Downloads/*       PATH<TAB>MIME lines
-              vignette types --tree                    the type hierarchy
-              vignette thumbnail -o thumbs/ *.jpg      256-pixel thumbnails
-              vignette preview data.csv                a text preview (a table)
-              vignette view mystery.bin                a self-contained HTML page for any file
-              vignette which photo.jpg                 which generator answers, and why
-              vignette generators                      every generator, its types and limits
-              vignette batch ~/Pictures                fill the desktop's thumbnail cache
-              vignette serve --root ~/Pictures         the HTTP service
-              vignette thumbnailer-service             the desktop's D-Bus thumbnailer (tumbler's interface)
+              vignette type photo.jpg notes.txt    identify files
+              vignette type --mime ~/Downloads/*   PATH<TAB>MIME lines
+              vignette types --tree                the type hierarchy
+              vignette thumbnail -o thumbs/ *.jpg  256-pixel thumbnails
+              vignette preview data.csv            a text preview (a table)
+              vignette view mystery.bin            a self-contained HTML page for any file
+              vignette which photo.jpg             which generator answers, and why
+              vignette generators                  every generator, its types and limits
+              vignette batch ~/Pictures            fill the desktop's thumbnail cache
+              vignette serve --root ~/Pictures     the HTTP service
+              vignette thumbnailer-service         the desktop's D-Bus thumbnailer
             """,
         version: VignetteVersion.string,
         subcommands: [

@@ -123,4 +123,22 @@ struct TypeCommandTests {
             #expect(r.stdout.contains("Examples:"))
         }
     }
+
+    @Test func noCommandsExampleIsWrappedInEightyColumns() throws {
+        // ArgumentParser wraps help at 80 columns; an example longer than that has its tail put
+        // at the start of the next line, which then no longer reads as a command.
+        let commands = [
+            "", "type", "types", "thumbnail", "preview", "view", "which", "generators", "batch", "cache", "cache prune", "serve", "sign",
+            "healthcheck", "thumbnailer-service",
+        ]
+        for command in commands {
+            let r = try CLI.run(command.split(separator: " ").map(String.init) + ["--help"])
+            #expect(r.status == 0)
+            guard let examples = r.stdout.range(of: "Examples:\n") else { continue }
+            let block = r.stdout[examples.upperBound...].components(separatedBy: "\n\n")[0]
+            for line in block.split(separator: "\n") {
+                #expect(line.hasPrefix("  "), "vignette \(command) --help: \"\(line)\" is the tail of a wrapped example")
+            }
+        }
+    }
 }
