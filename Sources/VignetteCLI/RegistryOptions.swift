@@ -6,7 +6,17 @@ import VignetteImaging
 
 /// Options that choose the known types and generators, shared by every command that previews.
 struct RegistryOptions: ParsableArguments {
-    @OptionGroup var catalogOptions: CatalogOptions
+    // CatalogOptions' options, declared again rather than as a nested `@OptionGroup`: ArgumentParser reflects,
+    // casts and decodes every option group on each parse, about 1.5 million instructions of the 24 million a
+    // thumbnail's parse costs, mostly scans of the program's whole conformance table. Help and parsing are the same.
+    @Option(name: .customLong("types"), help: CatalogOptions.typeFilesHelp)
+    var typeFiles: [String] = []
+
+    @Option(name: .customLong("generators"), help: CatalogOptions.generatorDirectoriesHelp)
+    var generatorDirectories: [String] = []
+
+    @Flag(name: .customLong("no-system-types"), help: CatalogOptions.noSystemTypesHelp)
+    var noSystemTypes = false
 
     @Option(name: .long, help: "Refuse images with more pixels than this many million (from the header, before decoding).")
     var maxMegapixels: Double = 100
@@ -46,7 +56,7 @@ struct RegistryOptions: ParsableArguments {
 
     /// Everything loading found: catalog, registry, and the generators left out because their program is absent.
     func load(writingTypeCache: Bool = true) throws -> GeneratorLoader.Result {
-        try catalogOptions.load(
+        try CatalogSelection(typeFiles: typeFiles, generatorDirectories: generatorDirectories, noSystemTypes: noSystemTypes).load(
             systemThumbnailers: !noSystemThumbnailers, options: .init(imageLimits: imageLimits), writingTypeCache: writingTypeCache)
     }
 }
