@@ -41,10 +41,10 @@ enum Main {
             var command = try VignetteCommand.parseAsRoot()
             // Concrete casts: `as? any AsyncParsableCommand` made the runtime scan every
             // conformance record in the program for each command that is not async.
-            if var serve = command as? ServeCommand {
+            if let serve = command as? ServeCommand {
                 try await serve.run()
             } else if var root = command as? VignetteCommand {
-                try await root.run()
+                try root.run()
             } else {
                 try command.run()
             }
