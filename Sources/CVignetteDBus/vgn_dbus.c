@@ -1,8 +1,9 @@
-/* vgn_dbus.c - the libdbus-1 shim: see include/vgn_dbus.h for the contract. */
+/* vgn_dbus.c - the libdbus-1 shim: see include/vgn_dbus.h for the contract. libdbus itself is
+ * opened by the first vgn_dbus_open (vgn_dbus_lib.h). */
 #define _GNU_SOURCE
 #include "vgn_dbus.h"
+#include "vgn_dbus_lib.h"
 
-#include <dbus/dbus.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -53,6 +54,7 @@ static void dispatch_status_changed(DBusConnection *connection, DBusDispatchStat
 }
 
 vgn_dbus *vgn_dbus_open(const char *address, char *err, size_t errlen) {
+    if (!vgn_dbus_lib_load(err, errlen)) return NULL;
     if (!dbus_threads_init_default()) {
         set_error(err, errlen, "cannot initialise libdbus threads", NULL);
         return NULL;
@@ -280,6 +282,8 @@ static vgn_dbus_msg *wrap(DBusMessage *message) {
 vgn_dbus_msg *vgn_dbus_reply_new(vgn_dbus_call *call) { return wrap(dbus_message_new_method_return(call->message)); }
 
 vgn_dbus_msg *vgn_dbus_signal_new(const char *path, const char *interface, const char *member) {
+    /* The one entry point that takes nothing vgn_dbus_open made. */
+    if (!vgn_dbus_lib_load(NULL, 0)) return NULL;
     if (!dbus_validate_path(path, NULL) || !dbus_validate_interface(interface, NULL) || !dbus_validate_member(member, NULL))
         return NULL;
     return wrap(dbus_message_new_signal(path, interface, member));

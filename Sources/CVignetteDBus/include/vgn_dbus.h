@@ -6,6 +6,9 @@
  * ships (libdbus-1-3 is on every desktop and in every container that has a session bus), while
  * sd-bus comes with libsystemd, which slim containers and non-systemd desktops lack.
  *
+ * Loading: libdbus-1 is not linked but opened by the first vgn_dbus_open (or vgn_dbus_signal_new),
+ * so processes that never use D-Bus do not load it. Every other call takes something those made.
+ *
  * Threading: vgn_dbus_open calls dbus_threads_init_default(), so one thread may wait in
  * vgn_dbus_next_call while others build and send signals. Only the thread that calls
  * vgn_dbus_next_call reads from the bus.
@@ -29,7 +32,7 @@ typedef struct vgn_dbus_call vgn_dbus_call;
 /** An outgoing message being built: a reply or a signal (opaque). */
 typedef struct vgn_dbus_msg vgn_dbus_msg;
 
-/** Connects to the bus at `address`, or the session bus when NULL; NULL on failure. */
+/** Connects to the bus at `address`, or the session bus when NULL; NULL on failure (no libdbus-1, no bus). */
 vgn_dbus *vgn_dbus_open(const char *address, char *err, size_t errlen);
 /** Flushes what is queued, closes a private connection and frees it. */
 void vgn_dbus_close(vgn_dbus *bus);
@@ -66,7 +69,7 @@ void vgn_dbus_call_free(vgn_dbus_call *call);
 
 /** Starts the reply to `call`; NULL when out of memory. */
 vgn_dbus_msg *vgn_dbus_reply_new(vgn_dbus_call *call);
-/** Starts a broadcast signal; NULL when out of memory. */
+/** Starts a broadcast signal; NULL when out of memory, a name is invalid or libdbus-1 cannot be loaded. */
 vgn_dbus_msg *vgn_dbus_signal_new(const char *path, const char *interface, const char *member);
 /** Appends one argument; 0 when out of memory or a string is not valid UTF-8. */
 int vgn_dbus_msg_append_uint32(vgn_dbus_msg *msg, uint32_t value);
