@@ -19,10 +19,11 @@ build: deps
 	$(SWIFT) build -j $(JOBS)
 
 # The Swift runtime and Foundation linked into the binary: no libswift*.so to load and bind at
-# every start (bench/startup.sh); nor are all its symbols exported (see scripts/install.sh).
+# every start (bench/startup.sh); nor are all its symbols exported (see scripts/install.sh); nor
+# is libdbus-1 linked, which the D-Bus thumbnailer opens itself (scripts/release-pkg-config.sh).
 # scripts/install.sh and the Dockerfile build the same way.
 release: deps
-	$(SWIFT) build -c release --static-swift-stdlib -Xlinker --no-export-dynamic -j $(JOBS)
+	PKG_CONFIG_PATH=$$(scripts/release-pkg-config.sh) $(SWIFT) build -c release --static-swift-stdlib -Xlinker --no-export-dynamic -j $(JOBS)
 
 ## demo: install what is missing, build, run the main job on Samples/ and print where the output is.
 demo: release

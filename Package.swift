@@ -66,6 +66,9 @@ let package = Package(
         .systemLibrary(name: "CTIFF", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(name: "CHeif", providers: [.apt(["libheif-dev", "libdav1d-dev"])]),
         .systemLibrary(name: "CLCMS", providers: [.apt(["liblcms2-dev"])]),
+        // libdbus-1 is opened on first use too (vgn_dbus_lib.h), but its headers are not in the
+        // standard paths: pkg-config gives them, with a -ldbus-1 that release builds leave out
+        // (scripts/release-pkg-config.sh).
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .target(
             name: "CVignetteCodecs",

@@ -25,6 +25,8 @@ done
 cd "$top"
 # The same build as the container's (scripts/install.sh with STATIC_STDLIB=1); VIGNETTE_BIN overrides.
 if [[ -z "${VIGNETTE_BIN:-}" ]]; then
+  PKG_CONFIG_PATH=$(scripts/release-pkg-config.sh)
+  export PKG_CONFIG_PATH
   swift build -c release --static-swift-stdlib -Xlinker --no-export-dynamic --product vignette >/dev/null
   bin=$(swift build -c release --static-swift-stdlib -Xlinker --no-export-dynamic --show-bin-path)/vignette
 else

@@ -18,8 +18,8 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 runs=${1:-20}
 bin=${VIGNETTE_BIN:-$top/.build/release/vignette}
-# The release build as `make release` makes it (static Swift runtime).
-[[ -x "$bin" ]] || (cd "$top" && swift build -c release --static-swift-stdlib -Xlinker --no-export-dynamic --product vignette >/dev/null)
+# The release build as `make release` makes it (static Swift runtime, no libdbus-1 linked).
+[[ -x "$bin" ]] || (cd "$top" && PKG_CONFIG_PATH=$(scripts/release-pkg-config.sh) swift build -c release --static-swift-stdlib -Xlinker --no-export-dynamic --product vignette >/dev/null)
 command -v gdk-pixbuf-thumbnailer >/dev/null || { echo "needs gdk-pixbuf-thumbnailer (libgdk-pixbuf2.0-bin)" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -8,7 +8,7 @@
 set -euo pipefail
 # libheif1, libdav1d6, libjxl0.7, libraw20: opened on first use (dlopen), so ldd does not list them
 # (libdav1d6 decodes the AV1 of AVIF files for thumbnails itself, vgn_av1.c; libheif needs it too).
-# libdbus-1-3: the D-Bus thumbnailer (`vignette thumbnailer-service`).
+# libdbus-1-3: the D-Bus thumbnailer (`vignette thumbnailer-service`), which opens it (dlopen).
 # shared-mime-info: the system MIME database Vignette reads besides its own types (851 more).
 # libpoppler-glib8, libpoppler-cpp0v5: PDFs (glib: facts and page 1; cpp: pdftotext's text), loaded
 # with dlopen in the PDF reader's child process (ldd does not show them; image-check previews a PDF).

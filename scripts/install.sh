@@ -20,6 +20,9 @@ flags=(-c release)
 # plug-ins it does not have; not exporting them makes each start about 0.7 ms cheaper (the
 # runtime's start-up dladdr and the loader walk a table of a few hundred instead).
 [[ "${STATIC_STDLIB:-1}" == 1 ]] && flags+=(--static-swift-stdlib -Xlinker --no-export-dynamic)
+# libdbus-1's headers without the library, which the D-Bus thumbnailer opens itself.
+pkg_config_path=$(scripts/release-pkg-config.sh)
+export PKG_CONFIG_PATH=$pkg_config_path
 swift build "${flags[@]}" --product vignette
 swift build "${flags[@]}" --product vignette-decode
 bin=$(swift build "${flags[@]}" --show-bin-path)
