@@ -68,6 +68,30 @@ for f in formats/tiff/blue-purple-pink.lzwcompressed.tiff formats/webp/blue-purp
   fi
 done
 echo "image-check: TIFF, WebP and colour profiles through libtiff, libwebp and LittleCMS (dlopen'd)"
+# libdbus-1 is opened by `thumbnailer-service` alone (vgn_dbus_lib.h). With an unloadable
+# libdbus-1.so.3 first on the library path, other commands still start, and the service fails
+# with a message (not a crash); with the real one, it loads and libdbus refuses the address
+# no bus listens on. The address keeps a regression from serving on a real session bus.
+mkdir "$work/bad-dbus"
+: >"$work/bad-dbus/libdbus-1.so.3"
+if ! LD_LIBRARY_PATH="$work/bad-dbus" "$bin" --version >/dev/null 2>&1; then
+  echo "image-check: the binary loads libdbus-1 at start (it should be opened on first use)" >&2
+  exit 1
+fi
+# service_refuses MESSAGE [ENV...]: the service exits 1-127 (not killed by a signal) saying MESSAGE.
+service_refuses() {
+  local expected=$1 status=0
+  shift
+  env "$@" "$bin" thumbnailer-service --address "unix:path=$work/no-bus" 2>"$work/dbus.err" || status=$?
+  if ((status == 0 || status >= 128)) || ! grep -q "$expected" "$work/dbus.err"; then
+    echo "image-check: thumbnailer-service $* exited $status without '$expected':" >&2
+    cat "$work/dbus.err" >&2
+    exit 1
+  fi
+}
+service_refuses 'libdbus-1 cannot be loaded' LD_LIBRARY_PATH="$work/bad-dbus"
+service_refuses 'cannot connect to the session bus'
+echo "image-check: libdbus-1 is opened by thumbnailer-service alone (dlopen'd)"
 mkdir -p "$work/data"
 cp Samples/* "$work/data/" 2>/dev/null || true
 port=$((20000 + RANDOM % 20000))
