@@ -268,3 +268,19 @@ struct ThumbnailerServiceTests {
         #expect(again.stdout == "(['default', 'foreground', 'background'],)\n")
     }
 }
+
+/// `vignette thumbnailer-service` when it cannot connect: no dbus-daemon needed.
+@Suite("vignette thumbnailer-service without a bus")
+struct ThumbnailerServiceWithoutBusTests {
+    /// libdbus-1 is opened by the service's first connection (vgn_dbus_lib.h): the connection's
+    /// failure must come back through it as a message and status 1, not end the process.
+    @Test("With no bus at --address, the service exits 1 with libdbus's reason")
+    func noBus() throws {
+        let dir = try CLI.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = try CLI.run(
+            ["thumbnailer-service", "--address", "unix:path=\(dir)/no-bus"], environment: ["XDG_CACHE_HOME": dir + "/cache"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("cannot connect to the session bus: Failed to connect to socket \(dir)/no-bus"), "\(result.stderr)")
+    }
+}
