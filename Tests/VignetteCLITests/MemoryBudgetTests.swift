@@ -44,12 +44,16 @@ struct MemoryBudgetTests {
     }
 
     @Test func twoImagesThatFitOnlyOneAtATimeAreMadeOneAfterTheOther() throws {
-        let server = try ServeProcess(arguments: ["--max-memory", "600", "--concurrency", "2"])
+        // The second waits for the first's memory: two debug-build decodes in a row on a loaded
+        // machine can pass the 30-s request timeout (a 504), so the server and client wait longer.
+        let server = try ServeProcess(arguments: ["--max-memory", "600", "--concurrency", "2", "--timeout", "300"])
         try Self.makeInterlacedPNG(side: 9990, at: server.root + "/a.png")
         try FileManager.default.copyItem(atPath: server.root + "/a.png", toPath: server.root + "/b.png")
         let statuses = Mutex<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 2) { index in
-            let head = LoopbackSocket.fetch(port: server.port, "/v1/thumbnail?path=\(index == 0 ? "a" : "b").png&size=128")?.head ?? "none"
+            let head =
+                LoopbackSocket.fetch(port: server.port, "/v1/thumbnail?path=\(index == 0 ? "a" : "b").png&size=128", timeout: 300)?.head
+                ?? "none"
             statuses.withLock { $0.append(String(head.prefix(15))) }
         }
         #expect(statuses.withLock { $0 } == ["HTTP/1.1 200 OK", "HTTP/1.1 200 OK"])
