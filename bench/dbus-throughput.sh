@@ -13,7 +13,8 @@
 # Outputs go to /dev/shm (XDG_CACHE_HOME); the inputs are read once before timing.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
-CORPUS=${CORPUS_DIR:-$HERE/corpus}
+# Absolute: the files go to the service as file:// URIs.
+CORPUS=$(cd "${CORPUS_DIR:-$HERE/corpus}" && pwd)
 VIGNETTE=${VIGNETTE_BIN:-$HERE/../.build/release/vignette}
 WORK=${OUTROOT:-/dev/shm/dbus-bench}
 SMALL=${SMALL_FILES:-5000}   # part 2: this many files, in requests of 500
