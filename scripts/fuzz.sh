@@ -101,6 +101,7 @@ seeds() {
     image-header) find $t/VignetteImagingTests/Fixtures/pngsuite -name 'bas*.png'
         find $t/VignetteImagingTests/Fixtures/jpeg/libjpeg-turbo -name '*.jpg'
         find $t/VignetteImagingTests/Fixtures -name '*.gif' -o -name '*.bmp' -o -name '*.tif*' -o -name '*.webp' -o -name '*.ico'
+        find $t/VignetteImagingTests/Fixtures -name '*.avif' -o -name '*.hei?' -o -name '*.jxl'
         find $t/VignetteImagingTests/Fixtures/headers -type f ! -name '*.md' ;;
     stream) ;; # made below: each compressed fixture behind its selector byte
     zip) find $t/VignetteCoreTests/Fixtures/containers $g/archives -name '*.zip' -o -name '*.jar'; ls Samples/archive.zip ;;

@@ -2,7 +2,7 @@
 ///
 /// Covers PNG, JPEG, GIF (the logical screen and the first frame), BMP, TIFF (the first IFD),
 /// WebP (VP8, VP8L, VP8X), ICO/CUR (the largest entry, PNG entries by their own header), PSD,
-/// PNM/PAM, the formats of `ImageDimensions+OtherFormats.swift` (QOI, PCX, SGI, Sun raster, PFM,
+/// PNM/PAM, HEIF (HEIC, AVIF: the largest `ispe`) and JPEG XL (the SizeHeader), the formats of `ImageDimensions+OtherFormats.swift` (QOI, PCX, SGI, Sun raster, PFM,
 /// DDS, OpenEXR, JPEG 2000, ICNS) and, when the caller knows the file is one (TGA has no
 /// signature), TGA. Every read is bounds-checked; a header that does not parse gives nil, never
 /// a trap.
@@ -24,6 +24,8 @@ public struct ImageDimensions: Sendable, Equatable {
         if let d = Self.png(b) ?? Self.jpeg(b) ?? Self.gif(b) ?? Self.bmp(b) ?? Self.webp(b) ?? Self.psd(b) ?? Self.ico(b) ?? Self.pnm(b) {
             self = d
         } else if let d = Self.tiff(b, at: at) {
+            self = d
+        } else if let d = Self.heif(b, at: at) ?? Self.jpegXL(b) {
             self = d
         } else if let d = Self.other(b) {
             self = d

@@ -86,6 +86,80 @@ struct ImageDimensionsTests {
         }
     }
 
+    /// `fields` (value, bit count) packed least significant bit first, as JPEG XL writes them.
+    static func bitsLSBFirst(_ fields: [(Int, Int)]) -> [UInt8] {
+        var out: [UInt8] = []
+        var position = 0
+        for (value, count) in fields {
+            for i in 0..<count {
+                if position % 8 == 0 { out.append(0) }
+                out[out.count - 1] |= UInt8((value >> i) & 1) << UInt8(position % 8)
+                position += 1
+            }
+        }
+        return out
+    }
+
+    /// A HEIF of `ftyp` (brand `brand`), then `meta` → `iprp` → `ipco` with one `ispe` per size.
+    static func heif(brand: String, sizes: [(Int, Int)], before: [UInt8] = []) -> [UInt8] {
+        let ftyp = be32(20) + Array("ftyp\(brand)".utf8) + be32(0) + Array("mif1".utf8)
+        let ispes: [UInt8] = sizes.flatMap { size -> [UInt8] in
+            be32(20) + Array("ispe".utf8) + [0, 0, 0, 0] + be32(size.0) + be32(size.1)
+        }
+        let ipco = be32(8 + ispes.count) + Array("ipco".utf8) + ispes
+        let iprp = be32(8 + ipco.count) + Array("iprp".utf8) + ipco
+        return ftyp + before + be32(12 + iprp.count) + Array("meta".utf8) + [0, 0, 0, 0] + iprp
+    }
+
+    static let heifAndJXLHeaders: [(String, [UInt8], Int, Int)] = [
+        ("HEIF", heif(brand: "heic", sizes: [(160, 120), (70000, 50000), (512, 384)]), 70000, 50000),
+        ("HEIF", heif(brand: "avif", sizes: [(0xFFFF_FFFF, 0xFFFF_FFFF)]), 0xFFFF_FFFF, 0xFFFF_FFFF),
+        // Small: height (15 + 1) × 8, no ratio, width (7 + 1) × 8.
+        ("JPEG XL", [0xFF, 0x0A] + bitsLSBFirst([(1, 1), (15, 5), (0, 3), (7, 5)]), 64, 128),
+        // Large: height from 30 bits, ratio 7 (2:1).
+        ("JPEG XL", [0xFF, 0x0A] + bitsLSBFirst([(0, 1), (3, 2), (999_999, 30), (7, 3)]), 2_000_000, 1_000_000),
+        (
+            "JPEG XL",
+            [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A] + be32(20) + Array("ftypjxl ".utf8) + be32(0)
+                + Array("jxl ".utf8) + be32(8 + 4 + 6) + Array("jxlp".utf8) + be32(0) + [0xFF, 0x0A]
+                + bitsLSBFirst([(0, 1), (1, 2), (4999, 13), (0, 3), (2, 2), (199_999, 18)]), 200_000, 5000
+        ),
+    ]
+
+    @Test func heifAndJPEGXLHeadersGiveTheirSize() throws {
+        for (format, bytes, width, height) in Self.heifAndJXLHeaders {
+            let d = ImageDimensions(bytes)
+            #expect(d?.format == format, "\(format)")
+            #expect(d?.width == width && d?.height == height, "\(format): \(String(describing: d))")
+        }
+        // Real files: what heif-info and jxlinfo say.
+        let real = [
+            // rot1mir0.avif is 640 × 427 once its irot turns it; ispe is the size before.
+            ("formats/other-images/hopper.avif", 128, 128), ("formats/other-images/rot1mir0.avif", 427, 640),
+            ("formats/other-images/hopper.heif", 128, 128), ("color/prophoto.heic", 320, 200),
+            ("formats/other-images/pq_gradient.jxl", 1088, 64), ("formats/other-images/splines.jxl", 320, 320),
+            ("formats/other-images/cropped_traffic_light.jxl", 50, 80),
+            ("formats/other-images/square-extended-size-container.jxl", 8, 8), ("color/base-alpha.jxl", 320, 200),
+        ]
+        for (name, width, height) in real {
+            let d = ImageDimensions(Array(try Fixtures.bytes(name).prefix(ImageDimensions.headerBytes)))
+            #expect(d.map { [$0.width, $0.height] } == [width, height], "\(name): \(String(describing: d))")
+        }
+    }
+
+    @Test func aHEIFWhoseMetaIsAfterALargeMdatIsReadThroughTheCallback() {
+        let ftyp = Self.be32(20) + Array("ftypheic".utf8) + Self.be32(0) + Array("mif1".utf8)
+        let file = Self.heif(brand: "heic", sizes: [(9000, 9000)], before: Self.be32(5_000_000) + Array("mdat".utf8))
+        let meta = Array(file[(ftyp.count + 8)...])
+        var asked: [Int] = []
+        let d = ImageDimensions(Array(file.prefix(ftyp.count + 8))) { offset, count in
+            asked.append(offset)
+            return offset == 20 + 5_000_000 ? Array(meta.prefix(count)) : nil
+        }
+        #expect(asked.contains(20 + 5_000_000))
+        #expect(d == ImageDimensions("HEIF", 9000, 9000))
+    }
+
     @Test func aTIFFWhoseDirectoryIsFurtherOnIsReadThroughTheCallback() {
         let head = Array("MM\0*".utf8) + Self.be32(1_000_000)
         let ifd = Self.be16(1) + Self.be16(256) + Self.be16(4) + Self.be32(1) + Self.be32(77)
@@ -99,12 +173,12 @@ struct ImageDimensionsTests {
     }
 
     @Test func truncatedAndRandomHeadersNeverTrap() {
-        for (_, bytes, _, _) in Self.headers + Self.otherHeaders {
+        for (_, bytes, _, _) in Self.headers + Self.otherHeaders + Self.heifAndJXLHeaders {
             for cut in 0..<bytes.count { _ = ImageDimensions(Array(bytes.prefix(cut)), isTGA: true) }
         }
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<20_000 {
-            let all = Self.headers + Self.otherHeaders
+            let all = Self.headers + Self.otherHeaders + Self.heifAndJXLHeaders
             let (_, seed, _, _) = all[Int.random(in: 0..<all.count, using: &generator)]
             var bytes = seed
             for _ in 0..<Int.random(in: 1...6, using: &generator) {
