@@ -74,6 +74,13 @@ extension CacheCommand {
         }
 
         func run() throws {
+            // A --cache-dir mistyped would otherwise read as an empty cache; the default root may
+            // not exist yet, which is no mistake.
+            if let cacheDir {
+                var st = stat()
+                guard stat(cacheDir, &st) == 0 else { throw VignetteError.fromErrno(errno, path: cacheDir) }
+                guard st.st_mode & S_IFMT == S_IFDIR else { throw VignetteError(.invalidRequest, path: cacheDir, "is not a directory") }
+            }
             let pruner = CachePruner(
                 root: cacheDir ?? ThumbnailCache.defaultRoot(), maxSize: maxSize.flatMap(ByteCount.parse), dryRun: dryRun)
             let report = pruner.run()

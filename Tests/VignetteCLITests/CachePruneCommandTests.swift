@@ -288,6 +288,18 @@ struct CachePruneCommandTests {
         #expect(r.stdout == Self.summary(checked: 0, gone: 0, changed: 0, over: 0, unreadable: 0, freed: 0, remaining: 0) + "\n")
     }
 
+    @Test("a --cache-dir that is missing or not a folder is an error, not an empty cache")
+    func namedCacheDirMustExist() throws {
+        let missing = try prune(["--cache-dir", dir + "/typo"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "vignette: \(dir)/typo: no such file or directory\n")
+        #expect(missing.stdout == "")
+        try Data("x".utf8).write(to: URL(fileURLWithPath: dir + "/file"))
+        let file = try prune(["--cache-dir", dir + "/file"])
+        #expect(file.status == 2)
+        #expect(file.stderr == "vignette: \(dir)/file: is not a directory\n")
+    }
+
     /// Who runs the permission tests: root reads everything, so nobody (65534) when we are root,
     /// after handing them the test folder.
     func unprivilegedUser() throws -> String? {
