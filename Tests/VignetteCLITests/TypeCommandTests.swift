@@ -116,6 +116,16 @@ struct TypeCommandTests {
         #expect(tree.stdout.contains("\n      public.png\n") || tree.stdout.contains("public.png"))
     }
 
+    @Test func aMissingOrUnreadableDeclarationFileIsNamedWithTheReason() throws {
+        let dir = try CLI.tempDirectory()
+        let missing = try CLI.run(["type", "--types", dir + "/typo.json", "Samples/photo.jpg"], currentDirectory: CLI.packageRoot)
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "vignette: \(dir)/typo.json: no such file or directory\n")
+        let folder = try CLI.run(["type", "--types", dir, "Samples/photo.jpg"], currentDirectory: CLI.packageRoot)
+        #expect(folder.status == 1)
+        #expect(folder.stderr == "vignette: \(dir): is a directory\n")
+    }
+
     @Test func helpHasExamples() throws {
         for command in [["--help"], ["type", "--help"], ["types", "--help"]] {
             let r = try CLI.run(command)

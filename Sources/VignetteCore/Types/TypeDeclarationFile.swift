@@ -34,13 +34,16 @@ public struct TypeDeclarationFile: Sendable, Decodable {
         importedTypes = try c.decodeIfPresent([TypeDeclaration].self, forKey: .importedTypes) ?? []
     }
 
+    /// The largest declaration file read (the built-in catalog's is 0.2 MB).
+    public static let maxBytes = 16 << 20
+
     /// Reads and decodes a declaration file, with errors that name the file and the key.
     public static func load(contentsOf path: String) throws -> TypeDeclarationFile {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw VignetteError(.io, path: path, "cannot read: \(error.localizedDescription)")
+            data = try FileSample.readContents(ofFile: path, limit: maxBytes).withUnsafeBufferPointer { Data(buffer: $0) }
+        } catch let error as VignetteError where error.code == .limitExceeded {
+            throw VignetteError(.invalidDeclaration, path: path, "declaration file is over 16 MiB")
         }
         return try decode(data, path: path)
     }
