@@ -134,7 +134,8 @@ struct StreamedFormatTests {
 
     /// libheif and libjxl decode in `vignette-decode`, a fresh process (built beside the tests by
     /// `make test`), and in a fork of this one when it is not there: the same picture either way.
-    @Test(arguments: ["formats/other-images/cropped_traffic_light.jxl", "formats/other-images/hopper.avif"])
+    // Serialized: one case unsets the process-wide helper while the other counts its starts.
+    @Test(.serialized, arguments: ["formats/other-images/cropped_traffic_light.jxl", "formats/other-images/hopper.avif"])
     func isolatedDecodersRunInTheHelperProgramOrInAFork(path: String) throws {
         let helper = try #require(
             ImageDecoder.StreamedFormat.helper, "vignette-decode is not built beside the test binary (make test builds it)")
