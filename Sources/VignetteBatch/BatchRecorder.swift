@@ -35,7 +35,12 @@ public final class BatchRecorder: @unchecked Sendable {
         self.listsDryRun = listsDryRun
         report = try reportPath.map { try StreamedFile(destination: $0) }
         sheet = try sheetPath.map { try StreamedFile(destination: $0) }
-        sheetDirectory = sheetPath.map { (SourceFile.absolute($0) as NSString).deletingLastPathComponent }
+        // The links are relative to where the page lands: a link's target's folder. A page sent
+        // into a pipe or device has no folder, so it links by absolute URIs.
+        sheetDirectory = sheetPath.flatMap { path in
+            guard case .file(let file) = OutputFile.target(path) else { return nil }
+            return (SourceFile.absolute(file) as NSString).deletingLastPathComponent
+        }
         report?.write("{\"results\": [\n")
         sheet?.write(ContactSheet.header)
     }
@@ -68,7 +73,7 @@ public final class BatchRecorder: @unchecked Sendable {
             reportCount += 1
         }
         if let sheet, outcome.result != .wouldGenerate {
-            sheet.write(ContactSheet.cell(for: outcome, relativeTo: sheetDirectory ?? "/"))
+            sheet.write(ContactSheet.cell(for: outcome, relativeTo: sheetDirectory))
         }
     }
 

@@ -21,7 +21,7 @@ enum ContactSheet {
         """
 
     /// One figure: the thumbnail (linked relative to the page when below its folder) and the name.
-    static func cell(for outcome: BatchOutcome, relativeTo directory: String) -> String {
+    static func cell(for outcome: BatchOutcome, relativeTo directory: String?) -> String {
         let name = HTML.escape(outcome.path)
         let note: String
         switch outcome.result {
@@ -45,9 +45,10 @@ enum ContactSheet {
         return "</div><p>\(files) files.</p></body></html>\n"
     }
 
-    /// A relative URL when `path` is below `directory`, else a `file://` URI.
-    static func link(to path: String, from directory: String) -> String {
+    /// A relative URL when `path` is below `directory`, else (or with no directory) a `file://` URI.
+    static func link(to path: String, from directory: String?) -> String {
         let absolute = SourceFile.absolute(path)
+        guard let directory else { return FileURI.string(forAbsolutePath: absolute) }
         let prefix = directory.hasSuffix("/") ? directory : directory + "/"
         if absolute.hasPrefix(prefix) {
             let relative = String(absolute.dropFirst(prefix.count))

@@ -256,6 +256,28 @@ struct BatchCommandTests {
         #expect((linked?["results"] as? [[String: Any]])?.count == 4)
     }
 
+    @Test("--contact-sheet links relative to where the page lands: a link's target, or by absolute URIs into a pipe")
+    func contactSheetThroughALinkAndIntoAFIFO() throws {
+        try smallTree()
+        try FileManager.default.createDirectory(atPath: dir + "/thumbs", withIntermediateDirectories: true)
+        try Data().write(to: URL(fileURLWithPath: dir + "/thumbs/index.html"))
+        try FileManager.default.createSymbolicLink(atPath: dir + "/sheet.html", withDestinationPath: "thumbs/index.html")
+        #expect(try batch(["--out", "thumbs", "--size", "32", "--contact-sheet", "sheet.html", "in"]).status == 0)
+        let html = try String(contentsOfFile: dir + "/thumbs/index.html", encoding: .utf8)
+        #expect(html.contains("<img loading=\"lazy\" src=\"sub/c.png.png\" alt=\"\"><figcaption>in/sub/c.png</figcaption>"))
+
+        #expect(mkfifo(dir + "/pipe", 0o600) == 0)
+        let reader = open(dir + "/pipe", O_RDONLY | O_NONBLOCK)
+        #expect(reader >= 0)
+        defer { close(reader) }
+        #expect(try batch(["--out", "thumbs", "--size", "24", "--contact-sheet", "pipe", "in/sub"]).status == 0)
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while case let n = read(reader, &buffer, buffer.count), n > 0 { received += buffer[0..<n] }
+        let uri = FileURI.string(forAbsolutePath: SourceFile.absolute(dir + "/thumbs/c.png.png"))
+        #expect(String(decoding: received, as: UTF8.self).contains("<img loading=\"lazy\" src=\"\(uri)\" alt=\"\">"))
+    }
+
     @Test("--out mirrors the tree at --size, up to date by modification time; --contact-sheet shows every file")
     func outFolderAndContactSheet() throws {
         try smallTree()

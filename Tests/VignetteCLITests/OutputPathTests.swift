@@ -40,6 +40,19 @@ struct OutputPathTests {
         #expect(pngSize(try Data(contentsOf: URL(fileURLWithPath: dir + "/target.png"))).map { [$0.0, $0.1] } == [32, 20])
     }
 
+    @Test func aLinkToNothingIsWrittenThroughMakingItsTarget() throws {
+        let (dir, input, _) = try photo()
+        try FileManager.default.createDirectory(atPath: dir + "/thumbs", withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: dir + "/out.png", withDestinationPath: "thumbs/p.png")
+        try FileManager.default.createSymbolicLink(atPath: dir + "/latest.png", withDestinationPath: dir + "/out.png")
+        let r = try CLI.run(["thumbnail", "-s", "32", input, "-o", dir + "/latest.png"])
+        #expect(r.status == 0)
+        #expect(r.stderr.isEmpty)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dir + "/latest.png") == dir + "/out.png")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dir + "/out.png") == "thumbs/p.png")
+        #expect(pngSize(try Data(contentsOf: URL(fileURLWithPath: dir + "/thumbs/p.png"))).map { [$0.0, $0.1] } == [32, 20])
+    }
+
     @Test func aFIFOIsWrittenIntoNotReplaced() throws {
         let (dir, input, _) = try photo()
         let fifo = dir + "/pipe"

@@ -20,8 +20,9 @@ public enum OutputFile {
     /// What `path` is: links are followed, so a link to a file gives the file's path.
     public static func target(_ path: String) -> Target {
         var found = stat()
-        // Nothing there (or a dangling link): a new file, made at the path.
-        guard stat(path, &found) == 0 else { return .file(path) }
+        // Nothing there: a new file, made at the path. A link to nothing: its target is made, as
+        // `>` does, rather than the link replaced by a file.
+        guard stat(path, &found) == 0 else { return .file(danglingEnd(of: path) ?? path) }
         switch found.st_mode & S_IFMT {
         case S_IFREG:
             var link = stat()
@@ -33,6 +34,29 @@ public enum OutputFile {
         case S_IFDIR: return .directory
         default: return .stream
         }
+    }
+
+    /// The path a chain of symbolic links from `path` ends at when nothing is there; nil when
+    /// `path` is not a link, or the chain loops or cannot be read.
+    static func danglingEnd(of path: String) -> String? {
+        var current = path
+        // The kernel's own limit on links followed in one lookup (ELOOP beyond it).
+        for _ in 0..<40 {
+            var info = stat()
+            if lstat(current, &info) != 0 {
+                let reason = errno
+                return current == path || reason != ENOENT ? nil : current
+            }
+            guard info.st_mode & S_IFMT == S_IFLNK else { return nil }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(current, &buffer, buffer.count - 1)
+            guard count > 0 else { return nil }
+            let destination = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            current =
+                destination.hasPrefix("/")
+                ? destination : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(destination)
+        }
+        return nil
     }
 
     /// Writes `bytes` to `path` with `permissions` for a file it creates.
