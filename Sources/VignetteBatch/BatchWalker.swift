@@ -166,7 +166,7 @@ public struct BatchWalker: Sendable {
                 }
             }
             guard let name = String(validating: bytes, as: UTF8.self) else {
-                undecodable.append(bytes.map { $0 < 0x80 ? String(UnicodeScalar($0)) : String(format: "\\x%02X", $0) }.joined())
+                undecodable.append(UndecodableName.shown(bytes))
                 continue
             }
             if name == "." || name == ".." { continue }

@@ -16,13 +16,23 @@ enum Diagnostics {
 
     /// The user-facing text of an error.
     static func message(_ error: any Error) -> String {
-        if let e = error as? VignetteError { return e.description }
+        if let e = error as? VignetteError { return presented(e).description }
         return "\(error)"
+    }
+
+    /// `error` as the user should read it: about a name that is not UTF-8, the real reason.
+    static func presented(_ error: VignetteError) -> VignetteError {
+        // Swift repaired the argument's bytes into another name, which is then not found.
+        guard let path = error.path, let shown = UndecodableArguments.shown[path] else { return error }
+        return VignetteError(.unsupported, path: shown, "the file name is not valid UTF-8")
     }
 
     /// `{"code": …, "message": …}` for JSON output.
     static func jsonObject(_ error: any Error) -> [String: Any] {
-        if let e = error as? VignetteError { return ["code": e.code.rawValue, "message": e.description] }
+        if let e = error as? VignetteError {
+            let shown = presented(e)
+            return ["code": shown.code.rawValue, "message": shown.description]
+        }
         return ["code": "internal", "message": "\(error)"]
     }
 }
@@ -51,4 +61,23 @@ enum JSONOutput {
         else { return "null" }
         return String(decoding: data, as: UTF8.self)
     }
+}
+
+/// The command-line arguments that are not valid UTF-8, by the name Swift made of each.
+///
+/// `CommandLine.arguments` replaces each bad byte with U+FFFD, which names another file (usually
+/// none): "no such file or directory" would be wrong about a file that is there.
+enum UndecodableArguments {
+    /// The repaired argument and how messages show the original (`bad\xFFname.jpg`).
+    static let shown: [String: String] = {
+        var found: [String: String] = [:]
+        for index in 0..<Int(CommandLine.argc) {
+            guard let argument = CommandLine.unsafeArgv[index] else { continue }
+            let bytes = Array(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
+            if String(validating: bytes, as: UTF8.self) == nil {
+                found[String(decoding: bytes, as: UTF8.self)] = UndecodableName.shown(bytes)
+            }
+        }
+        return found
+    }()
 }

@@ -13,6 +13,22 @@ func pngSize(_ data: Data) -> (Int, Int)? {
 struct ThumbnailCommandTests {
     let root = CLI.packageRoot
 
+    /// Swift turns a name's bad bytes into U+FFFD, which names no file: the message says why.
+    @Test func aFileNameThatIsNotUTF8IsNamedAsSuchNotAsMissing() throws {
+        let dir = try CLI.tempDirectory()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: CLI.packageRoot + "/Samples/photo.jpg"))
+        let raw = Array((dir + "/bad").utf8) + [0xFF] + Array("name.jpg".utf8) + [0]
+        let fd = raw.withUnsafeBufferPointer { p in p.withMemoryRebound(to: CChar.self) { creat($0.baseAddress!, 0o644) } }
+        #expect(fd >= 0)
+        #expect(bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == bytes.count)
+        close(fd)
+        // The shell passes the byte on as it is; Process would take a String.
+        let script = #"exec "$0" thumbnail -s 32 -o out.png "$(printf 'bad\377name.jpg')""#
+        let r = try CLI.runProgram("/bin/sh", ["-c", script, CLI.binary], currentDirectory: dir)
+        #expect(r.status == 1)
+        #expect(r.stderr == "vignette: bad\\xFFname.jpg: the file name is not valid UTF-8\n")
+    }
+
     @Test func oneInputWritesTheNamedFile() throws {
         let dir = try CLI.tempDirectory()
         let r = try CLI.run(["thumbnail", "-s", "128", "Samples/photo.jpg", "-o", dir + "/t.png"], currentDirectory: root)
