@@ -18,6 +18,16 @@ struct FallbackGeneratorTests {
         #expect(preview.html.contains("<dt>Name</dt><dd>blob.qqq</dd>"))
     }
 
+    @Test func anEmptyFileGetsItsFactsWithoutAnEmptyStringsSection() throws {
+        let registry = BuiltInGenerators.makeRegistry()
+        let input = GeneratorInput(bytes: [], filename: "empty", resolver: TypeResolver(catalog: registry.catalog))
+        let (preview, generator, _) = try registry.preview(for: input, request: PreviewRequest())
+        #expect(generator == "fallback")
+        #expect(preview.text.contains("Identified:  the file is empty"))
+        #expect(!preview.text.contains("Printable strings"))
+        #expect(!preview.html.contains("Printable strings"))
+    }
+
     @Test func theIconIsTallAsRequestedAndMarkedAsAnIcon() throws {
         let registry = BuiltInGenerators.makeRegistry()
         let input = GeneratorInput(bytes: [1, 2, 3], filename: "x.qqq", resolver: TypeResolver(catalog: registry.catalog))

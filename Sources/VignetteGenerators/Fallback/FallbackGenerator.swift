@@ -44,8 +44,11 @@ public struct FallbackGenerator: BuiltInGenerator, ThumbnailGenerating, PreviewG
         if !dump.isEmpty {
             text += "\n\nFirst \(min(head.count, Self.hexBytes)) bytes:\n" + dump.joined(separator: "\n")
         }
-        text += "\n\nPrintable strings (4 or more characters) in the first \(ByteCount.text(head.count)):\n"
-        text += strings.isEmpty ? "  (none)" : strings.map { "  \($0)" }.joined(separator: "\n")
+        // An empty file has no bytes to show: the facts say so ("the file is empty").
+        if !head.isEmpty {
+            text += "\n\nPrintable strings (4 or more characters) in the first \(ByteCount.text(head.count)):\n"
+            text += strings.isEmpty ? "  (none)" : strings.map { "  \($0)" }.joined(separator: "\n")
+        }
         var html = "<dl class=\"vignette-facts\">\n"
         for (key, value) in facts.rows {
             html += "<dt>\(HTML.escape(String(key.dropLast())))</dt><dd>\(HTML.escape(value))</dd>\n"
@@ -55,9 +58,12 @@ public struct FallbackGenerator: BuiltInGenerator, ThumbnailGenerating, PreviewG
             html +=
                 "<h3>First \(min(head.count, Self.hexBytes)) bytes</h3>\n<pre class=\"vignette-hex\">\(HTML.escape(dump.joined(separator: "\n")))</pre>\n"
         }
-        html += "<h3>Printable strings</h3>\n"
-        html +=
-            strings.isEmpty ? "<p>(none)</p>\n" : "<pre class=\"vignette-strings\">\(HTML.escape(strings.joined(separator: "\n")))</pre>\n"
+        if !head.isEmpty {
+            html += "<h3>Printable strings</h3>\n"
+            html +=
+                strings.isEmpty
+                ? "<p>(none)</p>\n" : "<pre class=\"vignette-strings\">\(HTML.escape(strings.joined(separator: "\n")))</pre>\n"
+        }
         return TextPreview(title: "\(input.filename ?? "(upload)") — \(input.type.localizedDescription)", text: text, html: html)
     }
 }
