@@ -13,7 +13,9 @@ struct WhichCommand: ParsableCommand {
             for text previews the candidate generators in the order they are tried: the most \
             specific matching type first, then higher priority, then later registration (custom \
             generators win ties over built-in ones). The candidates are really run, so a \
-            generator that declines or fails says why, and one over its limits says which.
+            generator that declines or fails says why, and one over its limits says which. A \
+            generator for the file's type that was not loaded (its program is missing or not \
+            executable) is listed last, marked "-", with the reason.
 
             Examples:
               vignette which photo.jpg
@@ -33,11 +35,13 @@ struct WhichCommand: ParsableCommand {
     var file: String
 
     func run() throws {
-        let registry = try registryOptions.makeRegistry()
+        let loaded = try registryOptions.load()
+        let registry = loaded.registry
         let catalog = registry.catalog
         let input = try GeneratorInput(path: file, resolver: TypeResolver(catalog: catalog))
         let chain = catalog.supertypes(of: input.type).map(\.identifier)
         var sections: [(GeneratorRegistry.Capability, [GeneratorRegistry.Candidate], [GeneratorRegistry.Attempt], String?)] = []
+        let unloaded = Self.unloaded(loaded.skipped, chain: chain)
         for capability in GeneratorRegistry.Capability.allCases {
             let candidates = registry.candidates(for: input.type, size: input.size, capability: capability)
             var attempts: [GeneratorRegistry.Attempt] = []
@@ -72,6 +76,12 @@ struct WhichCommand: ParsableCommand {
                                 "outcome": Self.outcome(of: c, attempts: attempts, chosen: chosen),
                             ] as [String: Any]
                         },
+                        "notLoaded": unloaded.filter { $0.capability == capability }.map {
+                            [
+                                "generator": $0.skipped.identifier, "matchedType": $0.matchedType, "origin": $0.skipped.origin,
+                                "reason": $0.skipped.reason,
+                            ]
+                        },
                     ] as [String: Any]
             }
             print(JSONOutput.string(object))
@@ -94,16 +104,42 @@ struct WhichCommand: ParsableCommand {
                 let priority = c.generator.priority.description.padding(toLength: 9, withPad: " ", startingAt: 0)
                 text += "  \(rank + 1). \(id)  \(match)  \(priority)  \(Self.outcome(of: c, attempts: attempts, chosen: chosen))\n"
             }
+            // A generator written for this type but not loaded is what its author is looking for.
+            for u in unloaded where u.capability == capability {
+                text += "  -  \(u.skipped.identifier)  \(u.matchedType)  not loaded: \(u.skipped.reason) (\(u.skipped.origin))\n"
+            }
         }
         FileHandle.standardOutput.write(Data(text.utf8))
     }
 
+    /// A generator left out at loading that would have been a candidate for the file's type.
+    struct Unloaded {
+        let skipped: GeneratorLoader.Skipped
+        let capability: GeneratorRegistry.Capability
+        /// The type of the chain it names, as `match` shows one.
+        let matchedType: String
+    }
+
+    /// The left-out generators whose types meet `chain` (the file's type first), most specific first.
+    static func unloaded(_ skipped: [GeneratorLoader.Skipped], chain: [String]) -> [Unloaded] {
+        skipped.compactMap { s -> (Int, Unloaded)? in
+            guard let distance = chain.firstIndex(where: s.types.contains) else { return nil }
+            let capability: GeneratorRegistry.Capability = s.kind == .thumbnail ? .thumbnail : .preview
+            return (distance, Unloaded(skipped: s, capability: capability, matchedType: match(chain[distance], distance: distance)))
+        }.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+
     /// `public.jpeg (exact)` or `public.image (1 step up)`.
     static func match(_ c: GeneratorRegistry.Candidate) -> String {
-        switch c.distance {
-        case 0: "\(c.matchedType) (exact)"
-        case 1: "\(c.matchedType) (1 step up)"
-        default: "\(c.matchedType) (\(c.distance) steps up)"
+        match(c.matchedType, distance: c.distance)
+    }
+
+    /// `TYPE (exact)`, `TYPE (1 step up)`, `TYPE (N steps up)`.
+    static func match(_ type: String, distance: Int) -> String {
+        switch distance {
+        case 0: "\(type) (exact)"
+        case 1: "\(type) (1 step up)"
+        default: "\(type) (\(distance) steps up)"
         }
     }
 

@@ -22,6 +22,35 @@ struct WhichCommandTests {
         #expect(lines.contains("  2. fallback  public.item (4 steps up)  fallback   chosen"))
     }
 
+    @Test func aGeneratorForTheFileThatCouldNotBeLoadedIsListedWithTheReason() throws {
+        let dir = try CLI.tempDirectory()
+        try FileManager.default.createDirectory(atPath: dir + "/gens", withIntermediateDirectories: false)
+        let manifest = """
+            { "format": 1,
+              "types": [{ "identifier": "org.example.rec", "conformsTo": ["public.plain-text"], "extensions": ["rec"] }],
+              "generator": { "identifier": "rec", "kind": "html", "exec": ["./rec2html.sh", "%i"] } }
+            """
+        try Data(manifest.utf8).write(to: URL(fileURLWithPath: dir + "/gens/rec.json"))
+        // Written but not made executable: the mistake a generator's author makes first.
+        try Data("#!/bin/sh\necho '<p>rec</p>'\n".utf8).write(to: URL(fileURLWithPath: dir + "/gens/rec2html.sh"))
+        try Data("name: x\n".utf8).write(to: URL(fileURLWithPath: dir + "/a.rec"))
+        let r = try CLI.run(["which", "--no-system-thumbnailers", "--generators", "gens", "a.rec"], currentDirectory: dir)
+        #expect(r.status == 0)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        let reason = "not loaded: \(dir)/gens/rec2html.sh is not an executable file (gens/rec.json)"
+        #expect(
+            lines.suffix(3) == [
+                "  1. text      public.text (2 steps up)  standard   chosen",
+                "  2. fallback  public.item (5 steps up)  fallback   not tried: text answered first",
+                "  -  rec  org.example.rec (exact)  " + reason,
+            ])
+        let json = try CLI.run(["which", "--json", "--no-system-thumbnailers", "--generators", "gens", "a.rec"], currentDirectory: dir)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let preview = try #require(object["preview"] as? [String: Any])
+        #expect((preview["notLoaded"] as? [[String: String]])?.map { $0["generator"] } == ["rec"])
+        #expect(((object["thumbnail"] as? [String: Any])?["notLoaded"] as? [Any])?.isEmpty == true)
+    }
+
     @Test func whichJSONNamesTheChosenGeneratorAndTheRanking() throws {
         let r = try CLI.run(["which", "--json", "Samples/photo.jpg"], currentDirectory: root)
         #expect(r.status == 0)

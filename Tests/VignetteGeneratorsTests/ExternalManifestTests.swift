@@ -109,7 +109,9 @@ struct ExternalManifestTests {
         #expect(result.warnings.isEmpty)
         #expect(
             result.skipped == [
-                GeneratorLoader.Skipped(identifier: "ghost", origin: path, reason: "no-such-tool-vgn is not installed (not found in PATH)")
+                GeneratorLoader.Skipped(
+                    identifier: "ghost", origin: path, reason: "no-such-tool-vgn is not installed (not found in PATH)", kind: .text,
+                    types: ["public.png"])
             ])
     }
 

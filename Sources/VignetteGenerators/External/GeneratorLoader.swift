@@ -83,6 +83,10 @@ public enum GeneratorLoader {
         public let origin: String
         /// Why, e.g. "ffmpegthumbnailer is not installed".
         public let reason: String
+        /// What it would have made.
+        public let kind: ExternalGeneratorSpec.Kind
+        /// The types it would have answered for.
+        public let types: [String]
     }
 
     /// What loading produced.
@@ -123,7 +127,7 @@ public enum GeneratorLoader {
                     let entry = try ThumbnailerFile.load(contentsOf: file)
                     let spec = thumbnailerSpec(entry, catalog: catalog)
                     if let why = finder.missingReason(program: entry.tryExec ?? entry.exec.arguments[0], exec: entry.exec) {
-                        skipped.append(Skipped(identifier: spec.identifier, origin: file, reason: why))
+                        skipped.append(Skipped(identifier: spec.identifier, origin: file, reason: why, kind: .thumbnail, types: spec.types))
                         continue
                     }
                     registry.register(ExternalThumbnailGenerator(spec: spec, catalog: catalog, imageLimits: imageLimits))
@@ -157,7 +161,7 @@ public enum GeneratorLoader {
             spec.environment = g.environment
             spec.sandbox = g.sandbox
             if let why = finder.missingReason(program: g.tryExec ?? g.exec.arguments[0], exec: g.exec) {
-                skipped.append(Skipped(identifier: g.identifier, origin: manifest.path, reason: why))
+                skipped.append(Skipped(identifier: g.identifier, origin: manifest.path, reason: why, kind: g.kind, types: types))
                 continue
             }
             switch g.kind {
