@@ -199,6 +199,17 @@ struct CustomDeclarationTests {
         ) {
             try miniCatalog().adding(declarationFiles: [badHex])
         }
+        let notHex = try write(
+            """
+            {"exportedTypes": [{"identifier": "com.example.h", "conformsTo": ["public.data"],
+              "signatures": [{"patterns": [{"offset": 0, "hex": "7A zz"}]}]}]}
+            """)
+        #expect(
+            throws: VignetteError(
+                .invalidDeclaration, path: notHex, "\"z\" is not a hex digit: 7A zz at exportedTypes[0].signatures[0].patterns[0].hex")
+        ) {
+            try miniCatalog().adding(declarationFiles: [notHex])
+        }
         let orphan = try write(
             """
             {"exportedTypes": [{"identifier": "com.example.o"}]}

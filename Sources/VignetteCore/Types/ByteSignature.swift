@@ -75,7 +75,7 @@ public struct BytePattern: Sendable, Equatable, Codable {
         switch (hex, ascii) {
         case (let hex?, nil):
             guard let parsed = BytePattern.parseHex(hex) else {
-                throw DecodingError.dataCorruptedError(forKey: .hex, in: c, debugDescription: "not an even number of hex digits: \(hex)")
+                throw DecodingError.dataCorruptedError(forKey: .hex, in: c, debugDescription: BytePattern.hexProblem(hex))
             }
             bytes = parsed
         case (nil, let ascii?):
@@ -147,6 +147,14 @@ public struct BytePattern: Sendable, Equatable, Codable {
             if let high = pending { out.append(high << 4 | v); pending = nil } else { pending = v }
         }
         return pending == nil ? out : nil
+    }
+
+    /// Why `parseHex` refused `text`: the first character that is not a hex digit, or an odd count.
+    static func hexProblem(_ text: String) -> String {
+        if let bad = text.first(where: { !($0.isASCII && $0.isHexDigit) && $0 != " " }) {
+            return "\"\(bad)\" is not a hex digit: \(text)"
+        }
+        return "not an even number of hex digits: \(text)"
     }
 
     static func hexString(_ bytes: [UInt8]) -> String {
