@@ -4,6 +4,7 @@ public import Logging
 import NIOCore
 public import Prometheus
 import ServiceLifecycle
+import Synchronization
 public import VignetteCore
 import VignetteGenerators
 
@@ -94,10 +95,39 @@ public final class VignetteService: Sendable {
     /// (at most the request timeout plus `grace` seconds) and returns.
     public func run(host: String, port: Int, grace: Double = 5, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws
     {
-        let app = DrainingService(base: application(host: host, port: port, onRunning: onRunning), state: state)
+        let listening = Mutex(false)
+        let base = application(host: host, port: port) { bound in
+            listening.withLock { $0 = true }
+            await onRunning(bound)
+        }
+        let app = DrainingService(base: base, state: state)
         var config = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         config.maximumGracefulShutdownDuration = .milliseconds(Int64((configuration.timeoutSeconds + grace) * 1000))
-        try await ServiceGroup(configuration: config).run()
+        do {
+            try await ServiceGroup(configuration: config).run()
+        } catch  where !listening.withLock({ $0 }) {
+            throw Self.listenFailure(error, host: host, port: port)
+        }
         pool.shutdown()
+    }
+
+    /// A failure to start listening in words: NIO says `bind(descriptor:ptr:bytes:): Address
+    /// already in use) (errno: 98)`, which names neither the address nor what to do.
+    static func listenFailure(_ error: any Error, host: String, port: Int) -> any Error {
+        let address = "\(host):\(port)"
+        if let error = error as? IOError {
+            let reason: String
+            switch error.errnoCode {
+            case EADDRINUSE: reason = "the address is already in use (another server listens there; choose another --port)"
+            case EADDRNOTAVAIL: reason = "the address is not one of this machine's (see --host)"
+            case EACCES, EPERM: reason = "permission denied (ports below 1024 need root or CAP_NET_BIND_SERVICE)"
+            default: reason = String(cString: strerror(error.errnoCode)).lowercased()
+            }
+            return VignetteError(.io, path: address, "cannot listen: " + reason)
+        }
+        if error is SocketAddressError || error is SocketAddressError.UnknownHost {
+            return VignetteError(.io, path: address, "cannot listen: the host name does not resolve (see --host)")
+        }
+        return error
     }
 }

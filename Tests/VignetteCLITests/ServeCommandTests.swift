@@ -97,6 +97,32 @@ struct ServeCommandTests {
         #expect(result.stderr == "vignette: /nonexistent/dir: the root is not an existing directory\n")
     }
 
+    @Test func aPortInUseOrAnAddressNotOfThisMachineIsSaidInWords() throws {
+        // A listening socket of this process holds the port.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(fd >= 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        #expect(bound && listen(fd, 1) == 0)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let taken = try CLI.run(["serve", "--port", String(port), "--root", "/tmp"])
+        #expect(taken.status == 1)
+        #expect(
+            taken.stderr
+                == "vignette: 127.0.0.1:\(port): cannot listen: the address is already in use (another server listens there; choose another --port)\n"
+        )
+        // TEST-NET-1 (RFC 5737) is no address of any machine.
+        let foreign = try CLI.run(["serve", "--host", "192.0.2.1", "--port", "0", "--root", "/tmp"])
+        #expect(foreign.status == 1)
+        #expect(foreign.stderr == "vignette: 192.0.2.1:0: cannot listen: the address is not one of this machine's (see --host)\n")
+    }
+
     @Test func healthcheckSaysWhetherTheServerAnswers() throws {
         let server = try ServeProcess()
         let healthy = try CLI.run(["healthcheck", "--port", String(server.port)])
