@@ -41,7 +41,12 @@ struct MarkupScanner {
                 let contentEnd = find("]]>", from: i + 9) ?? bytes.count
                 token = MarkupToken(kind: .cdata, text: String(decoding: bytes[(i + 9)..<contentEnd], as: UTF8.self))
                 i = min(contentEnd + 3, bytes.count)
-            } else if next == UInt8(ascii: "!") || next == UInt8(ascii: "?") {
+            } else if next == UInt8(ascii: "!") {
+                // Only a DOCTYPE has an internal subset; HTML's other "<!…" end at the first ">".
+                let isDoctype = bytes.count - i >= 9 && bytes[(i + 2)..<(i + 9)].map { $0 & 0xDF } == Array("DOCTYPE".utf8)
+                i = isDoctype ? declarationEnd(from: i + 2) : end(after: ">", from: i + 2)
+                token = MarkupToken(kind: .ignorable)
+            } else if next == UInt8(ascii: "?") {
                 i = end(after: ">", from: i + 2)
                 token = MarkupToken(kind: .ignorable)
             } else if next == UInt8(ascii: "/"), i + 2 < bytes.count, isNameStart(bytes[i + 2]) {
@@ -154,6 +159,34 @@ struct MarkupScanner {
             j = k + 1
         }
         return nil
+    }
+
+    /// The offset just past a declaration's `>`, else the end: quoted strings and a DOCTYPE's
+    /// internal subset (`<!DOCTYPE x [<!ENTITY a "…">]>`, whose declarations end in `>` too,
+    /// and whose comments may hold quotes) are stepped over.
+    private func declarationEnd(from: Int) -> Int {
+        var j = from
+        var depth = 0
+        var quote: UInt8? = nil
+        while j < bytes.count {
+            let c = bytes[j]
+            if let open = quote {
+                if c == open { quote = nil }
+            } else if depth > 0, c == UInt8(ascii: "<"), bytes[j...].starts(with: "<!--".utf8) {
+                j = end(after: "-->", from: j + 4)
+                continue
+            } else if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
+                quote = c
+            } else if c == UInt8(ascii: "[") {
+                depth += 1
+            } else if c == UInt8(ascii: "]") {
+                depth = max(0, depth - 1)
+            } else if c == UInt8(ascii: ">"), depth == 0 {
+                return j + 1
+            }
+            j += 1
+        }
+        return bytes.count
     }
 
     /// The offset just past the next `literal` at or after `from`, else the end.
