@@ -5,11 +5,6 @@
 public enum UndecodableName {
     /// The bytes with ASCII kept and every other byte as `\xNN`: `bad\xFFname.jpg`.
     public static func shown(_ bytes: [UInt8]) -> String {
-        bytes.map { $0 < 0x80 ? String(UnicodeScalar($0)) : "\\x" + hex($0) }.joined()
-    }
-
-    private static func hex(_ byte: UInt8) -> String {
-        let digits = Array("0123456789ABCDEF")
-        return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+        bytes.map { $0 < 0x80 ? String(UnicodeScalar($0)) : "\\x" + BytePattern.hexString([$0]) }.joined()
     }
 }
