@@ -1,4 +1,5 @@
 import Foundation
+import VignetteGenerators
 
 /// Running totals of a batch, shared by the workers.
 public final class BatchTally: @unchecked Sendable {
@@ -63,11 +64,12 @@ public final class BatchTally: @unchecked Sendable {
                 dryRun ? "\(count(.wouldGenerate)) to generate" : "\(count(.generated)) generated",
                 "\(count(.upToDate)) up to date",
                 "\(count(.failed)) failed",
-                "\(count(.icon)) fallback icons",
-                "\(count(.knownFailure)) known failures skipped",
+                CountText.counted(count(.icon), "fallback icon"),
+                "\(CountText.counted(count(.knownFailure), "known failure")) skipped",
             ]
             let time = String(format: "%.1f s (%.1f files/s)", seconds, rate)
-            return "batch\(interrupted ? " interrupted" : ""): \(done) files: \(parts.joined(separator: ", ")) in \(time)"
+            return
+                "batch\(interrupted ? " interrupted" : ""): \(CountText.counted(done, "file")): \(parts.joined(separator: ", ")) in \(time)"
         }
 
         /// The summary as a JSON object.

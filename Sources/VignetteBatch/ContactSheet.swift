@@ -42,7 +42,7 @@ enum ContactSheet {
     /// The page's end, with the summary numbers.
     static func footer(summary: [String: Any]) -> String {
         let files = summary["files"] as? Int ?? 0
-        return "</div><p>\(files) files.</p></body></html>\n"
+        return "</div><p>\(CountText.counted(files, "file")).</p></body></html>\n"
     }
 
     /// A relative URL when `path` is below `directory`, else (or with no directory) a `file://` URI.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import VignetteCache
 import VignetteCore
+import VignetteGenerators
 
 /// `vignette cache`: upkeep of the freedesktop thumbnail cache.
 struct CacheCommand: ParsableCommand {
@@ -116,7 +117,8 @@ extension CacheCommand {
             let freed = ByteCount.text(report.freedBytes)
             let remaining = ByteCount.text(report.remainingBytes)
             let bytes = report.dryRun ? "\(freed) to free (cache would be \(remaining))" : "\(freed) freed (cache now \(remaining))"
-            return "cache prune\(report.dryRun ? " (dry run)" : ""): \(report.checked) entries checked: "
+            return
+                "cache prune\(report.dryRun ? " (dry run)" : ""): \(CountText.counted(report.checked, "entry", plural: "entries")) checked: "
                 + parts.joined(separator: ", ") + ", \(report.unreadable.count) unreadable left alone; \(bytes)"
         }
     }

@@ -32,14 +32,14 @@ struct BatchCommandTests {
         let first = try batch(["in"])
         #expect(first.status == 0)
         #expect(
-            first.stdout.hasPrefix("batch: 4 files: 3 generated, 0 up to date, 0 failed, 1 fallback icons, 0 known failures skipped in "))
+            first.stdout.hasPrefix("batch: 4 files: 3 generated, 0 up to date, 0 failed, 1 fallback icon, 0 known failures skipped in "))
         #expect(BatchFixtures.pngs(in: cache + "/thumbnails/large").count == 3)
         let second = try batch(["in"])
         #expect(second.status == 0)
         #expect(
             second.stdout.hasPrefix("batch: 4 files: 0 generated, 4 up to date, 0 failed, 0 fallback icons, 0 known failures skipped in "))
         let forced = try batch(["--force", "in"])
-        #expect(forced.stdout.hasPrefix("batch: 4 files: 3 generated, 0 up to date, 0 failed, 1 fallback icons, "))
+        #expect(forced.stdout.hasPrefix("batch: 4 files: 3 generated, 0 up to date, 0 failed, 1 fallback icon, "))
     }
 
     @Test("--dry-run says what would be done and writes nothing")
@@ -108,7 +108,7 @@ struct BatchCommandTests {
         try FileManager.default.removeItem(atPath: cache + "/thumbnails/large")
         let again = try batch(["in"])
         #expect(again.status == 0)
-        #expect(again.stdout.hasPrefix("batch: 1 files: 1 generated, 0 up to date, 0 failed, "))
+        #expect(again.stdout.hasPrefix("batch: 1 file: 1 generated, 0 up to date, 0 failed, "))
     }
 
     @Test("walking the --out folder itself is an error naming it, not a silent empty run")
@@ -117,7 +117,7 @@ struct BatchCommandTests {
         let r = try batch(["--out", "in", "--size", "32", "in"])
         #expect(r.status == 1)
         #expect(r.stderr == "vignette: in: is where the thumbnails go (the --out folder or the cache), so it is not walked\n")
-        #expect(r.stdout.hasPrefix("batch: 1 files: 0 generated, 0 up to date, 1 failed, "))
+        #expect(r.stdout.hasPrefix("batch: 1 file: 0 generated, 0 up to date, 1 failed, "))
         #expect(!FileManager.default.fileExists(atPath: dir + "/in/a.png.png"))
     }
 
@@ -145,15 +145,15 @@ struct BatchCommandTests {
         #expect(r.status == 1)
         #expect(r.stderr.hasPrefix("vignette: in/bad.jpg: image: failed: "))
         #expect(r.stderr.split(separator: "\n").count == 1)
-        #expect(r.stdout.hasPrefix("batch: 5 files: 3 generated, 0 up to date, 1 failed, 1 fallback icons, "))
+        #expect(r.stdout.hasPrefix("batch: 5 files: 3 generated, 0 up to date, 1 failed, 1 fallback icon, "))
         #expect(BatchFixtures.pngs(in: cache + "/thumbnails/fail/vignette-0.1.0").count == 2)
         let again = try batch(["in"])
         #expect(again.status == 0)
         #expect(
-            again.stdout.hasPrefix("batch: 5 files: 0 generated, 4 up to date, 0 failed, 0 fallback icons, 1 known failures skipped in "))
+            again.stdout.hasPrefix("batch: 5 files: 0 generated, 4 up to date, 0 failed, 0 fallback icons, 1 known failure skipped in "))
         let retried = try batch(["--retry-failed", "in"])
         #expect(retried.status == 1)
-        #expect(retried.stdout.hasPrefix("batch: 5 files: 0 generated, 3 up to date, 1 failed, 1 fallback icons, "))
+        #expect(retried.stdout.hasPrefix("batch: 5 files: 0 generated, 3 up to date, 1 failed, 1 fallback icon, "))
     }
 
     @Test(
@@ -275,7 +275,9 @@ struct BatchCommandTests {
         var buffer = [UInt8](repeating: 0, count: 65536)
         while case let n = read(reader, &buffer, buffer.count), n > 0 { received += buffer[0..<n] }
         let uri = FileURI.string(forAbsolutePath: SourceFile.absolute(dir + "/thumbs/c.png.png"))
-        #expect(String(decoding: received, as: UTF8.self).contains("<img loading=\"lazy\" src=\"\(uri)\" alt=\"\">"))
+        let piped = String(decoding: received, as: UTF8.self)
+        #expect(piped.contains("<img loading=\"lazy\" src=\"\(uri)\" alt=\"\">"))
+        #expect(piped.hasSuffix("</div><p>1 file.</p></body></html>\n"))
     }
 
     @Test("--out mirrors the tree at --size, up to date by modification time; --contact-sheet shows every file")
@@ -291,11 +293,12 @@ struct BatchCommandTests {
         let html = try String(contentsOfFile: dir + "/sheet.html", encoding: .utf8)
         #expect(html.contains("<img loading=\"lazy\" src=\"thumbs/sub/c.png.png\" alt=\"\"><figcaption>in/sub/c.png</figcaption>"))
         #expect(html.components(separatedBy: "<figure").count == 5)
+        #expect(html.hasSuffix("</div><p>4 files.</p></body></html>\n"))
         let again = try batch(["--out", "thumbs", "--size", "32", "in"])
         #expect(again.stdout.hasPrefix("batch: 4 files: 0 generated, 4 up to date, "))
         // Another size makes every thumbnail stale.
         let resized = try batch(["--out", "thumbs", "--size", "24", "in"])
-        #expect(resized.stdout.hasPrefix("batch: 4 files: 3 generated, 0 up to date, 0 failed, 1 fallback icons, "))
+        #expect(resized.stdout.hasPrefix("batch: 4 files: 3 generated, 0 up to date, 0 failed, 1 fallback icon, "))
         let jpeg = try batch(["--out", "jthumbs", "--format", "jpeg", "in/a.png"])
         #expect(jpeg.status == 0)
         #expect(Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/jthumbs/a.png.jpg")).prefix(3)) == [0xFF, 0xD8, 0xFF])
@@ -307,7 +310,7 @@ struct BatchCommandTests {
         try BatchFixtures.write((0..<300).map { UInt8(($0 * 151 + 7) % 256) }, dir + "/in/data.bin")
         let first = try batch(["--flavor", "normal,x-large", "in"])
         #expect(first.status == 0)
-        #expect(first.stdout.hasPrefix("batch: 2 files: 1 generated, 0 up to date, 0 failed, 1 fallback icons, "))
+        #expect(first.stdout.hasPrefix("batch: 2 files: 1 generated, 0 up to date, 0 failed, 1 fallback icon, "))
         let source = try SourceFile(path: dir + "/in/big.jpg")
         let thumbnails = ThumbnailCache(root: cache + "/thumbnails", version: "test")
         for (flavor, side) in [(ThumbnailFlavor.normal, 128), (.xLarge, 512)] {
@@ -334,11 +337,11 @@ struct BatchCommandTests {
         let path = dir + "/sq/wide.png.png"
         #expect(pngSize(try Data(contentsOf: URL(fileURLWithPath: path))).map { [$0.0, $0.1] } == [40, 40])
         let again = try batch(["--out", "sq", "--size", "40", "--crop", "fill", "in"])
-        #expect(again.stdout.hasPrefix("batch: 1 files: 0 generated, 1 up to date, "))
+        #expect(again.stdout.hasPrefix("batch: 1 file: 0 generated, 1 up to date, "))
         let smart = try batch(["--out", "sq", "--size", "40", "--crop", "smart", "in"])
-        #expect(smart.stdout.hasPrefix("batch: 1 files: 1 generated, 0 up to date, "))
+        #expect(smart.stdout.hasPrefix("batch: 1 file: 1 generated, 0 up to date, "))
         let fit = try batch(["--out", "sq", "--size", "40", "in"])
-        #expect(fit.stdout.hasPrefix("batch: 1 files: 1 generated, 0 up to date, "))
+        #expect(fit.stdout.hasPrefix("batch: 1 file: 1 generated, 0 up to date, "))
         #expect(pngSize(try Data(contentsOf: URL(fileURLWithPath: path))).map { [$0.0, $0.1] } == [40, 16])
     }
 

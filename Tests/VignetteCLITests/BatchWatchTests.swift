@@ -58,7 +58,7 @@ struct BatchWatchTests {
         #expect(lines.first == "generated: in/photo.png")
         #expect(lines.count == 2)
         #expect(
-            lines.last?.hasPrefix("batch: 1 files: 1 generated, 0 up to date, 0 failed, 0 fallback icons, 0 known failures skipped in ")
+            lines.last?.hasPrefix("batch: 1 file: 1 generated, 0 up to date, 0 failed, 0 fallback icons, 0 known failures skipped in ")
                 == true)
     }
 

@@ -131,7 +131,7 @@ struct CachePruneCommandTests {
             again.stdout == Self.summary(checked: 4, gone: 0, changed: 0, over: 0, unreadable: 0, freed: 0, remaining: remaining) + "\n")
         // What is left is still valid for the desktop: batch finds it up to date.
         let batch = try vignette(["batch", "--flavor", "normal", "in/keep.png"])
-        #expect(batch.stdout.hasPrefix("batch: 1 files: 0 generated, 1 up to date, "))
+        #expect(batch.stdout.hasPrefix("batch: 1 file: 0 generated, 1 up to date, "))
     }
 
     @Test("--max-size removes the least recently used entries (later of access and modification time) until the rest fit")
@@ -279,6 +279,24 @@ struct CachePruneCommandTests {
 
                 """)
         #expect(r.stdout == "")
+    }
+
+    @Test("one entry is counted in the singular")
+    func oneEntry() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        try BatchFixtures.write(try BatchFixtures.png(seed: 3), dir + "/in/one.png")
+        let batch = try vignette(["batch", "--flavor", "normal", "in"])
+        #expect(
+            batch.stdout.hasPrefix("batch: 1 file: 1 generated, 0 up to date, 0 failed, 0 fallback icons, 0 known failures skipped in "))
+        let path = thumbnails + "/normal/" + entry("in/one.png")
+        let freed = size(path)
+        try FileManager.default.removeItem(atPath: dir + "/in/one.png")
+        let r = try prune()
+        #expect(r.status == 0)
+        #expect(
+            r.stdout == "cache prune: 1 entry checked: 1 removed (file gone), 0 removed (file changed), 0 removed (over --max-size), "
+                + "0 unreadable left alone; \(ByteCount.text(freed)) freed (cache now 0 bytes)\n")
+        #expect(!exists(path))
     }
 
     @Test("a missing cache is an empty one")

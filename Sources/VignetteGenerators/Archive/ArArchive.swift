@@ -37,14 +37,14 @@ struct ArArchive {
         var longNames: [UInt8] = []
         while at < source.size {
             guard members.count < maxMembers else {
-                problem = "listing stopped after \(ArchiveListing.grouped(members.count)) members; the archive may hold more"
+                problem = "listing stopped after \(CountText.grouped(members.count)) members; the archive may hold more"
                 return
             }
             guard let header = source.bytes(at: at, count: 60).map(Array.init), header.count == 60, header[58] == 0x60, header[59] == 0x0A,
                 let size = Int(String(decoding: header[48..<58], as: UTF8.self).trimmingCharacters(in: .whitespaces)), size >= 0,
                 size <= source.size
             else {
-                problem = "the archive is damaged or cut short after \(ArchiveListing.counted(members.count, "member", "members"))"
+                problem = "the archive is damaged or cut short after \(CountText.counted(members.count, "member"))"
                 return
             }
             let rawName = String(decoding: header[0..<16], as: UTF8.self).trimmingCharacters(in: .whitespaces)

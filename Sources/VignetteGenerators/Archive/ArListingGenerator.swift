@@ -63,7 +63,7 @@ public struct ArListingGenerator: BuiltInGenerator, PreviewGenerating {
             switch end {
             case .complete: break
             case .entryLimit:
-                listing.note = "listing stopped after \(ArchiveListing.grouped(entries.count)) entries; the package may hold more"
+                listing.note = "listing stopped after \(CountText.grouped(entries.count)) entries; the package may hold more"
             case .budget(let why): listing.note = "listing \(why); the package continues"
             case .damaged(let why): listing.note = "\(data.name) is damaged: \(why)"
             }

@@ -19,8 +19,8 @@ struct ArchiveListing {
         let total = entries.reduce(UInt64(0)) { $0.addingReportingOverflow($1.kind == .directory ? 0 : $1.size).partialValue }
         let atLeast = entries.contains { $0.sizeIsLowerBound } ? "at least " : ""
         let size = "\(atLeast)\(ByteCount.text(Int(clamping: total)))" + (compressedSize == nil ? "" : " uncompressed")
-        let files = ArchiveListing.counted(tree.fileCount, "file", "files")
-        var totals = "\(files), \(ArchiveListing.counted(tree.directoryCount, "directory", "directories")), \(size)"
+        let files = CountText.counted(tree.fileCount, "file")
+        var totals = "\(files), \(CountText.counted(tree.directoryCount, "directory", plural: "directories")), \(size)"
         if let compressedSize { totals += " (\(ByteCount.text(compressedSize)) compressed)" }
 
         var renderer = Renderer(budget: max(0, maxShown))
@@ -31,7 +31,7 @@ struct ArchiveListing {
         renderer.html += "</li>\n</ul>\n"
         let hidden = tree.nodeCount - renderer.shown
         var notes: [String] = []
-        if hidden > 0 { notes.append("… \(ArchiveListing.grouped(hidden)) more \(hidden == 1 ? "entry" : "entries") not shown") }
+        if hidden > 0 { notes.append("… \(CountText.grouped(hidden)) more \(hidden == 1 ? "entry" : "entries") not shown") }
         if let note { notes.append("(\(note))") }
 
         var text = renderer.text + "\n" + totals
@@ -106,20 +106,4 @@ struct ArchiveListing {
 
     /// Most characters of one name or link target shown.
     static let maxNameScalars = 1024
-
-    /// "1 file", "3 files".
-    static func counted(_ n: Int, _ one: String, _ many: String) -> String {
-        "\(grouped(n)) \(n == 1 ? one : many)"
-    }
-
-    /// `n` with thousands separators: "12,345".
-    static func grouped(_ n: Int) -> String {
-        let digits = String(n.magnitude)
-        var out = ""
-        for (i, ch) in digits.enumerated() {
-            if i > 0, (digits.count - i) % 3 == 0 { out += "," }
-            out.append(ch)
-        }
-        return (n < 0 ? "-" : "") + out
-    }
 }

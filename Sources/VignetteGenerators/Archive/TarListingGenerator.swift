@@ -48,9 +48,9 @@ public struct TarListingGenerator: BuiltInGenerator, PreviewGenerating {
         let note: String?
         switch end {
         case .complete: note = nil
-        case .entryLimit: note = "listing stopped after \(ArchiveListing.grouped(entries.count)) entries; the archive may hold more"
+        case .entryLimit: note = "listing stopped after \(CountText.grouped(entries.count)) entries; the archive may hold more"
         case .budget(let why): note = "listing \(why); the archive continues"
-        case .damaged(let why): note = "archive damaged after \(ArchiveListing.counted(entries.count, "entry", "entries")): \(why)"
+        case .damaged(let why): note = "archive damaged after \(CountText.counted(entries.count, "entry", plural: "entries")): \(why)"
         }
         var kind = input.type.localizedDescription
         if !catalog.conforms(input.type, to: "public.tar-archive") {

@@ -34,8 +34,8 @@ public struct ZipListingGenerator: BuiltInGenerator, PreviewGenerating {
         var note: String? = nil
         if directory.isPartial {
             note =
-                "listing shows the first \(ArchiveListing.grouped(entries.count)) of "
-                + "\(ArchiveListing.grouped(Int(clamping: directory.declaredEntryCount))) entries"
+                "listing shows the first \(CountText.grouped(entries.count)) of "
+                + "\(CountText.grouped(Int(clamping: directory.declaredEntryCount))) entries"
         }
         let listing = ArchiveListing(
             kind: input.type.localizedDescription, rootName: input.filename ?? "(upload)", entries: entries,
