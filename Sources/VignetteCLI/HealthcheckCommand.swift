@@ -16,20 +16,32 @@ struct HealthcheckCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "The port vignette serve listens on (on 127.0.0.1).")
+    @Option(name: .long, parsing: .unconditional, help: "The port vignette serve listens on (on 127.0.0.1).")
     var port = 8080
 
-    @Option(name: .long, help: "Seconds to wait for the answer.")
+    @Option(name: .long, parsing: .unconditional, help: "Seconds to wait for the answer.")
     var timeout: Double = 3
 
     func validate() throws {
         guard (1...65535).contains(port) else { throw ValidationError("--port must be between 1 and 65535, not \(port)") }
+        // Zero would mean no timeout at all to the socket: a server that accepts and never answers would hang the check.
+        guard timeout > 0, timeout <= 3600 else {
+            throw ValidationError("--timeout must be more than 0 and at most 3600 seconds, not \(String(format: "%g", timeout))")
+        }
     }
 
     func run() throws {
-        let status = HealthProbe.status(port: port, path: "/healthz", timeout: timeout)
-        guard status == 200 else {
-            let why = status.map { "answered \($0)" } ?? "did not answer"
+        let answer = HealthProbe.status(port: port, path: "/healthz", timeout: timeout)
+        guard case .status(200) = answer else {
+            let why: String
+            switch answer {
+            case .status(let code): why = "answered \(code)"
+            case .refused: why = "did not answer: nothing listens on port \(port) (connection refused)"
+            case .timedOut: why = "did not answer within \(String(format: "%g", timeout)) s"
+            case .closed: why = "closed the connection without an answer"
+            case .notHTTP: why = "answered something that is not HTTP"
+            case .failed(let errno): why = "could not be asked: \(String(cString: strerror(errno)))"
+            }
             FileHandle.standardError.write(Data("vignette: http://127.0.0.1:\(port)/healthz \(why)\n".utf8))
             throw ExitCode(1)
         }
@@ -38,9 +50,25 @@ struct HealthcheckCommand: ParsableCommand {
 
 /// One HTTP/1.1 GET over a loopback TCP socket, reading only the status line.
 enum HealthProbe {
-    static func status(port: Int, path: String, timeout: Double) -> Int? {
+    /// What the probe got.
+    enum Answer: Equatable {
+        /// The status code of the answer's status line.
+        case status(Int)
+        /// Nothing listens on the port.
+        case refused
+        /// No status line within the timeout.
+        case timedOut
+        /// The connection ended before a status line.
+        case closed
+        /// A status line that is not HTTP's.
+        case notHTTP
+        /// A socket call failed with this errno.
+        case failed(Int32)
+    }
+
+    static func status(port: Int, path: String, timeout: Double) -> Answer {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return nil }
+        guard fd >= 0 else { return .failed(errno) }
         defer { close(fd) }
         var tv = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1e6))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
@@ -52,19 +80,32 @@ enum HealthProbe {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { return nil }
+        guard connected == 0 else { return failure(errno) }
         let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
-        guard send(fd, request, request.count, 0) == request.count else { return nil }
+        guard send(fd, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else { return failure(errno) }
         var buffer = [UInt8](repeating: 0, count: 256)
         var received = 0
         while received < buffer.count, !buffer[..<received].contains(0x0A) {
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress! + received, $0.count - received, 0) }
-            if n <= 0 { break }
+            if n < 0 { return failure(errno) }
+            if n == 0 { break }
             received += n
         }
+        if received == 0 { return .closed }
         // "HTTP/1.1 200 OK": the status is the second word.
         let line = String(decoding: buffer[..<received].prefix { $0 != 0x0D && $0 != 0x0A }, as: UTF8.self)
         let words = line.split(separator: " ")
-        return words.count >= 2 ? Int(words[1]) : nil
+        guard words.count >= 2, words[0].hasPrefix("HTTP/"), let code = Int(words[1]) else { return .notHTTP }
+        return .status(code)
+    }
+
+    /// A failed socket call's errno as an answer.
+    private static func failure(_ code: Int32) -> Answer {
+        switch code {
+        case ECONNREFUSED: .refused
+        case EAGAIN, EWOULDBLOCK, EINPROGRESS, ETIMEDOUT: .timedOut
+        case ECONNRESET, EPIPE: .closed
+        default: .failed(code)
+        }
     }
 }

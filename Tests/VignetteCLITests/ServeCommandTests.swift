@@ -131,6 +131,33 @@ struct ServeCommandTests {
         #expect(server.waitForExit() == 0)
         let down = try CLI.run(["healthcheck", "--port", String(server.port)])
         #expect(down.status == 1)
-        #expect(down.stderr == "vignette: http://127.0.0.1:\(server.port)/healthz did not answer\n")
+        #expect(
+            down.stderr
+                == "vignette: http://127.0.0.1:\(server.port)/healthz did not answer: nothing listens on port \(server.port) (connection refused)\n"
+        )
+    }
+
+    @Test("healthcheck says when a port accepts but never answers, and refuses a timeout of 0 (none at all to the socket)")
+    func healthcheckSaysWhatWentWrong() throws {
+        // A listening socket nobody accepts from: the kernel completes the connection, nothing answers.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        #expect(withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, 16) } } == 0)
+        #expect(listen(fd, 4) == 0)
+        var length = socklen_t(16)
+        #expect(
+            withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+                == 0)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let silent = try CLI.run(["healthcheck", "--port", String(port), "--timeout", "0.2"])
+        #expect(silent.status == 1)
+        #expect(silent.stderr == "vignette: http://127.0.0.1:\(port)/healthz did not answer within 0.2 s\n")
+
+        let zero = try CLI.run(["healthcheck", "--port", String(port), "--timeout", "0"])
+        #expect(zero.status == 2)
+        #expect(zero.stderr.hasPrefix("Error: --timeout must be more than 0 and at most 3600 seconds, not 0\n"))
     }
 }
