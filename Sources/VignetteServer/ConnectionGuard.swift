@@ -1,6 +1,6 @@
 import Foundation
-public import NIOCore
-public import NIOHTTPTypes
+import NIOCore
+import NIOHTTPTypes
 import Synchronization
 
 /// Closes the connections a slow or absent client would hold forever: a request head not

@@ -1,6 +1,6 @@
 import Foundation
 public import HTTPTypes
-public import Hummingbird
+import Hummingbird
 import VignetteGenerators
 
 /// HTTP rules every response follows, whichever route made it: HEAD is GET without the body,

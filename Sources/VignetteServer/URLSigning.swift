@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
-public import Hummingbird
-public import VignetteCore
+import Hummingbird
+import VignetteCore
 
 /// Signed URLs: with keys configured, a request is served only when its last query parameter
 /// `sig` is the HMAC-SHA256 of everything before it, under one of the keys.
