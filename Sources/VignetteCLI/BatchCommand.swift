@@ -71,12 +71,14 @@ struct BatchCommand: ParsableCommand {
     var recursive = true
 
     @Option(
-        name: .long,
+        name: .long, parsing: .unconditionalSingleValue,
         help: ArgumentHelp(
             "Only files whose name matches GLOB (a GLOB with / matches the path below PATH); may be repeated.", valueName: "GLOB"))
     var include: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Skip files and directories matching GLOB; may be repeated.", valueName: "GLOB"))
+    @Option(
+        name: .long, parsing: .unconditionalSingleValue,
+        help: ArgumentHelp("Skip files and directories matching GLOB; may be repeated.", valueName: "GLOB"))
     var exclude: [String] = []
 
     @Flag(name: .long, help: "Include hidden files and directories (names starting with a dot).")
@@ -86,7 +88,7 @@ struct BatchCommand: ParsableCommand {
     var followSymlinks = false
 
     @Option(
-        name: .long,
+        name: .long, parsing: .unconditional,
         help: ArgumentHelp(
             "Cache size class: normal (128), large (256), x-large (512), xx-large (1024); several, comma-separated, come from one decode. Default: large.",
             valueName: "FLAVOR[,FLAVOR…]"),
@@ -116,22 +118,25 @@ struct BatchCommand: ParsableCommand {
         }
     }
 
-    @Option(name: .long, help: ArgumentHelp("Write thumbnails to DIR, mirroring the input tree, instead of the cache.", valueName: "DIR"))
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("Write thumbnails to DIR, mirroring the input tree, instead of the cache.", valueName: "DIR"))
     var out: String?
 
-    @Option(name: .long, help: ArgumentHelp("Longest side with --out (default 256).", valueName: "PX"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Longest side with --out (default 256).", valueName: "PX"))
     var size: Int?
 
     @Option(
-        name: .long, help: "Output format with --out: png, jpeg, webp or avif (default png; the cache itself is always PNG).",
+        name: .long, parsing: .unconditional,
+        help: "Output format with --out: png, jpeg, webp or avif (default png; the cache itself is always PNG).",
         transform: ImageFormat.argument(for: "--format"))
     var format: ImageFormat?
 
-    @Option(name: .long, help: "Quality with --format jpeg, webp or avif, 1–100.")
+    @Option(name: .long, parsing: .unconditional, help: "Quality with --format jpeg, webp or avif, 1–100.")
     var quality = ThumbnailOutput.defaultQuality
 
     @Option(
-        name: .long,
+        name: .long, parsing: .unconditional,
         help: ArgumentHelp(
             "With --out: fit the whole picture in the --size box, or fill the box (centred) or smart-crop it (the cache is always fit).",
             valueName: "fit|fill|smart"))
@@ -146,19 +151,25 @@ struct BatchCommand: ParsableCommand {
     @Flag(name: .long, help: "Say what would be done; write nothing.")
     var dryRun = false
 
-    @Option(name: [.short, .customLong("jobs")], help: "Files processed at once (default: all cores).")
+    @Option(name: [.short, .customLong("jobs")], parsing: .unconditional, help: "Files processed at once (default: all cores).")
     var jobs: Int?
 
     @Flag(name: .long, help: "Print one JSON object per file, then a summary object, on stdout (no progress bar).")
     var jsonLines = false
 
-    @Option(name: .long, help: ArgumentHelp("Write every file's result and the summary to FILE as JSON.", valueName: "FILE"))
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("Write every file's result and the summary to FILE as JSON.", valueName: "FILE"))
     var report: String?
 
-    @Option(name: .long, help: ArgumentHelp("Write an HTML page of all thumbnails with their names to FILE.", valueName: "FILE"))
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("Write an HTML page of all thumbnails with their names to FILE.", valueName: "FILE"))
     var contactSheet: String?
 
-    @Option(name: .long, help: ArgumentHelp("Process only shard I of N (0 <= I < N), by a stable hash of each path.", valueName: "I/N"))
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("Process only shard I of N (0 <= I < N), by a stable hash of each path.", valueName: "I/N"))
     var shard: ShardSpec?
 
     @Flag(name: .long, help: "After the pass, keep thumbnailing files as they appear or change (the PATHs must be directories).")

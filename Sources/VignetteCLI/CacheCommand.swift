@@ -53,11 +53,13 @@ extension CacheCommand {
                 """
         )
 
-        @Option(name: .long, help: ArgumentHelp("The cache root (default: $XDG_CACHE_HOME/thumbnails).", valueName: "DIR"))
+        @Option(
+            name: .long, parsing: .unconditional,
+            help: ArgumentHelp("The cache root (default: $XDG_CACHE_HOME/thumbnails).", valueName: "DIR"))
         var cacheDir: String?
 
         @Option(
-            name: .long,
+            name: .long, parsing: .unconditional,
             help: ArgumentHelp("Then remove the least recently used entries until they total at most SIZE (500M, 2G).", valueName: "SIZE"))
         var maxSize: String?
 

@@ -17,10 +17,10 @@ struct CatalogOptions: ParsableArguments {
     static let noSystemTypesHelp = ArgumentHelp(
         "Do not read the system's shared-mime-info packages ($XDG_DATA_DIRS/mime/packages); also VIGNETTE_SYSTEM_TYPES=0.")
 
-    @Option(name: .customLong("types"), help: typeFilesHelp)
+    @Option(name: .customLong("types"), parsing: .unconditionalSingleValue, help: typeFilesHelp)
     var typeFiles: [String] = []
 
-    @Option(name: .customLong("generators"), help: generatorDirectoriesHelp)
+    @Option(name: .customLong("generators"), parsing: .unconditionalSingleValue, help: generatorDirectoriesHelp)
     var generatorDirectories: [String] = []
 
     @Flag(name: .customLong("no-system-types"), help: noSystemTypesHelp)

@@ -30,13 +30,13 @@ struct PreviewCommand: ParsableCommand {
         case text, html, json
     }
 
-    @Option(name: [.short, .customLong("format")], help: "Output: text, html (a fragment) or json.")
+    @Option(name: [.short, .customLong("format")], parsing: .unconditional, help: "Output: text, html (a fragment) or json.")
     var format: Format = .text
 
-    @Option(name: .long, help: "Most bytes of each file to show.")
+    @Option(name: .long, parsing: .unconditional, help: "Most bytes of each file to show.")
     var maxBytes = 64 << 10
 
-    @Option(name: .long, help: "Most lines to show.")
+    @Option(name: .long, parsing: .unconditional, help: "Most lines to show.")
     var maxLines = 2000
 
     @Flag(name: .long, help: "Fail instead of showing the facts sheet when no generator can preview the file.")

@@ -9,23 +9,25 @@ struct RegistryOptions: ParsableArguments {
     // CatalogOptions' options, declared again rather than as a nested `@OptionGroup`: ArgumentParser reflects,
     // casts and decodes every option group on each parse, about 1.5 million instructions of the 24 million a
     // thumbnail's parse costs, mostly scans of the program's whole conformance table. Help and parsing are the same.
-    @Option(name: .customLong("types"), help: CatalogOptions.typeFilesHelp)
+    @Option(name: .customLong("types"), parsing: .unconditionalSingleValue, help: CatalogOptions.typeFilesHelp)
     var typeFiles: [String] = []
 
-    @Option(name: .customLong("generators"), help: CatalogOptions.generatorDirectoriesHelp)
+    @Option(name: .customLong("generators"), parsing: .unconditionalSingleValue, help: CatalogOptions.generatorDirectoriesHelp)
     var generatorDirectories: [String] = []
 
     @Flag(name: .customLong("no-system-types"), help: CatalogOptions.noSystemTypesHelp)
     var noSystemTypes = false
 
-    @Option(name: .long, help: "Refuse images with more pixels than this many million (from the header, before decoding).")
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: "Refuse images with more pixels than this many million (from the header, before decoding).")
     var maxMegapixels: Double = 100
 
-    @Option(name: .long, help: "Refuse input files larger than this many megabytes (image decoding).")
+    @Option(name: .long, parsing: .unconditional, help: "Refuse input files larger than this many megabytes (image decoding).")
     var maxFileMegabytes: Double = 512
 
     @Option(
-        name: .long,
+        name: .long, parsing: .unconditional,
         help: ArgumentHelp(
             "Decode memory, in megabytes, that all images being made at once may hold: an image needing more alone is refused, others wait their turn (default: a quarter of physical memory).",
             valueName: "MB"))

@@ -56,55 +56,60 @@ struct ServeCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "Address to listen on.")
+    @Option(name: .long, parsing: .unconditional, help: "Address to listen on.")
     var host = "127.0.0.1"
 
-    @Option(name: .long, help: "Port to listen on (0: any free port, printed on stdout).")
+    @Option(name: .long, parsing: .unconditional, help: "Port to listen on (0: any free port, printed on stdout).")
     var port = 8080
 
-    @Option(name: .long, help: ArgumentHelp("The directory whose files may be previewed.", valueName: "DIR"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The directory whose files may be previewed.", valueName: "DIR"))
     var root: String
 
-    @Option(name: .long, help: ArgumentHelp("Keep generated thumbnails here between requests.", valueName: "DIR"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Keep generated thumbnails here between requests.", valueName: "DIR"))
     var cacheDir: String?
 
-    @Option(name: .long, help: ArgumentHelp("Largest upload in bytes.", valueName: "BYTES"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Largest upload in bytes.", valueName: "BYTES"))
     var maxUpload = 64 << 20
 
-    @Option(name: .long, help: "Generations running at once (default: the number of cores).")
+    @Option(name: .long, parsing: .unconditional, help: "Generations running at once (default: the number of cores).")
     var concurrency: Int?
 
-    @Option(name: .long, help: "Generations waiting for a worker before requests get 503.")
+    @Option(name: .long, parsing: .unconditional, help: "Generations waiting for a worker before requests get 503.")
     var queue = 32
 
-    @Option(name: .long, help: ArgumentHelp("Longest a request may take, in seconds (then 504).", valueName: "SECONDS"))
+    @Option(
+        name: .long, parsing: .unconditional, help: ArgumentHelp("Longest a request may take, in seconds (then 504).", valueName: "SECONDS")
+    )
     var timeout: Double = 30
 
     @Option(
-        name: .long,
+        name: .long, parsing: .unconditional,
         help: ArgumentHelp(
             "Seconds a client has to send a request's head (and to start the next on a kept-alive connection).",
             valueName: "SECONDS"))
     var headerTimeout: Double = 10
 
     @Option(
-        name: .long,
+        name: .long, parsing: .unconditional,
         help: ArgumentHelp("Seconds after which, and every as many, a body must have averaged --min-body-rate.", valueName: "SECONDS"))
     var bodyTimeout: Double = 20
 
-    @Option(name: .long, help: ArgumentHelp("Slowest average upload accepted, in bytes a second.", valueName: "BYTES"))
+    @Option(
+        name: .long, parsing: .unconditional, help: ArgumentHelp("Slowest average upload accepted, in bytes a second.", valueName: "BYTES"))
     var minBodyRate = 4096
 
-    @Option(name: .long, help: "Connections open at once; more are closed as they arrive.")
+    @Option(name: .long, parsing: .unconditional, help: "Connections open at once; more are closed as they arrive.")
     var maxConnections = 1024
 
     @Flag(name: .long, help: "Serve files and folders whose names start with a dot (.env, .git/…).")
     var serveDotfiles = false
 
-    @Option(name: .long, help: ArgumentHelp("Serve only URLs signed with a key of this file.", valueName: "FILE"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Serve only URLs signed with a key of this file.", valueName: "FILE"))
     var signingKeyFile: String?
 
-    @Option(name: .long, help: ArgumentHelp("POST /pipeline only with a key parameter from this file.", valueName: "FILE"))
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("POST /pipeline only with a key parameter from this file.", valueName: "FILE"))
     var pipelineKeyFile: String?
 
     @OptionGroup var registryOptions: RegistryOptions

@@ -20,7 +20,7 @@ struct SignCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .long, help: ArgumentHelp("The signing keys (the first one signs).", valueName: "FILE"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The signing keys (the first one signs).", valueName: "FILE"))
     var keyFile: String
 
     @Argument(help: "The URL, or a path with its query.")

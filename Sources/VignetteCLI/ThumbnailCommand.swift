@@ -35,7 +35,7 @@ struct ThumbnailCommand: ParsableCommand {
     )
 
     @Option(
-        name: [.short, .customLong("size")],
+        name: [.short, .customLong("size")], parsing: .unconditional,
         help: ArgumentHelp(
             "Longest side in points; several sizes (64,256,1024) come from one decode and are written as NAME.SIZE.EXT.",
             valueName: "size[,size…]"),
@@ -54,28 +54,29 @@ struct ThumbnailCommand: ParsableCommand {
         return result
     }
 
-    @Option(name: .long, help: "Pixels per point (2 for @2x).")
+    @Option(name: .long, parsing: .unconditional, help: "Pixels per point (2 for @2x).")
     var scale = 1
 
     @Option(
-        name: [.short, .customLong("format")], help: "Output format: png, jpeg, webp or avif (default: from -o's extension, else png).",
+        name: [.short, .customLong("format")], parsing: .unconditional,
+        help: "Output format: png, jpeg, webp or avif (default: from -o's extension, else png).",
         transform: ImageFormat.argument(for: "--format"))
     var format: ImageFormat?
 
-    @Option(name: [.short, .customLong("quality")], help: "Quality of JPEG, WebP and AVIF, 1–100.")
+    @Option(name: [.short, .customLong("quality")], parsing: .unconditional, help: "Quality of JPEG, WebP and AVIF, 1–100.")
     var quality = ThumbnailOutput.defaultQuality
 
-    @Option(name: [.short, .customLong("jobs")], help: "Files processed at once (default: all cores).")
+    @Option(name: [.short, .customLong("jobs")], parsing: .unconditional, help: "Files processed at once (default: all cores).")
     var jobs: Int?
 
-    @Option(name: [.short, .customLong("output")], help: "Output file, directory, or - for stdout.")
+    @Option(name: [.short, .customLong("output")], parsing: .unconditional, help: "Output file, directory, or - for stdout.")
     var output: String?
 
     @Flag(name: .long, help: "Enlarge images smaller than the requested size.")
     var upscale = false
 
     @Option(
-        name: .long,
+        name: .long, parsing: .unconditional,
         help: ArgumentHelp(
             "fit: the whole picture inside the SIZE box; fill: the box covered, centred and cut; smart: covered and cut where the picture is most interesting (edges, saturated colour, skin).",
             valueName: "fit|fill|smart"))
@@ -98,7 +99,7 @@ struct ThumbnailCommand: ParsableCommand {
         }
         guard (1...8).contains(scale) else { throw ValidationError("--scale must be between 1 and 8, not \(scale)") }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100, not \(quality)") }
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be between 1 and 256, not \(jobs)") }
         if files.count > 1, let output, output == "-" || (!output.hasSuffix("/") && !isDirectory(output)) {
             throw ValidationError("several inputs need -o DIR (an existing directory, or a path ending in /), not \(output)")
         }

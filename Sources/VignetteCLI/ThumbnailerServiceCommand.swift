@@ -43,16 +43,22 @@ struct ThumbnailerServiceCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .long, help: ArgumentHelp("Exit after this many seconds without work or calls.", valueName: "SECONDS"))
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("Exit after this many seconds without work or calls.", valueName: "SECONDS"))
     var idleTimeout: Double = 30
 
-    @Option(name: [.short, .customLong("jobs")], help: "Files thumbnailed at once (default: all cores).")
+    @Option(name: [.short, .customLong("jobs")], parsing: .unconditional, help: "Files thumbnailed at once (default: all cores).")
     var jobs: Int?
 
-    @Option(name: .long, help: ArgumentHelp("Seconds one file may take; then error 2 and a fail entry.", valueName: "SECONDS"))
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("Seconds one file may take; then error 2 and a fail entry.", valueName: "SECONDS"))
     var timeout: Double = 60
 
-    @Option(name: .long, help: ArgumentHelp("Connect to this bus address instead of the session bus.", valueName: "ADDRESS"))
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("Connect to this bus address instead of the session bus.", valueName: "ADDRESS"))
     var address: String?
 
     @Flag(name: .long, help: "Log every call on stderr.")

@@ -35,10 +35,10 @@ struct TypeCommand: ParsableCommand {
 
     // CatalogOptions' options, declared here rather than as an `@OptionGroup` for the reason RegistryOptions gives:
     // an option group costs each parse about 1.5 million instructions.
-    @Option(name: .customLong("types"), help: CatalogOptions.typeFilesHelp)
+    @Option(name: .customLong("types"), parsing: .unconditionalSingleValue, help: CatalogOptions.typeFilesHelp)
     var typeFiles: [String] = []
 
-    @Option(name: .customLong("generators"), help: CatalogOptions.generatorDirectoriesHelp)
+    @Option(name: .customLong("generators"), parsing: .unconditionalSingleValue, help: CatalogOptions.generatorDirectoriesHelp)
     var generatorDirectories: [String] = []
 
     @Flag(name: .customLong("no-system-types"), help: CatalogOptions.noSystemTypesHelp)

@@ -21,10 +21,11 @@ struct ViewCommand: ParsableCommand {
             """
     )
 
-    @Option(name: [.short, .customLong("output")], help: "The page to write, or - for stdout (default: ./NAME.html).")
+    @Option(
+        name: [.short, .customLong("output")], parsing: .unconditional, help: "The page to write, or - for stdout (default: ./NAME.html).")
     var output: String?
 
-    @Option(name: [.short, .customLong("size")], help: "Thumbnail size in pixels.")
+    @Option(name: [.short, .customLong("size")], parsing: .unconditional, help: "Thumbnail size in pixels.")
     var size = 512
 
     @OptionGroup var registryOptions: RegistryOptions

@@ -26,7 +26,7 @@ struct WhichCommand: ParsableCommand {
     @Flag(name: .long, help: "Print a JSON object.")
     var json = false
 
-    @Option(name: [.short, .customLong("size")], help: "Thumbnail size to try.")
+    @Option(name: [.short, .customLong("size")], parsing: .unconditional, help: "Thumbnail size to try.")
     var size = 256
 
     @OptionGroup var registryOptions: RegistryOptions

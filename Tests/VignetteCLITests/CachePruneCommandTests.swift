@@ -269,7 +269,8 @@ struct CachePruneCommandTests {
         "a bad --max-size is a usage error (exit 2) that says what a size looks like",
         arguments: ["lots", "5X", "1.2.3", "1e6", "-1", "99999999999T"])
     func badMaxSize(value: String) throws {
-        let r = try prune(["--max-size=\(value)"])
+        // As a separate word too: "-1" is the option's value, not an unknown option.
+        let r = try prune(["--max-size", value])
         #expect(r.status == 2)
         #expect(
             r.stderr == """

@@ -101,6 +101,14 @@ struct ThumbnailCommandTests {
         let bad = try CLI.run(["thumbnail", "-s", "0", "Samples/photo.jpg"], currentDirectory: root)
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("--size must be between 1 and 16384, not 0"))
+        // A negative number is the option's value, as getopt takes it, not a missing one.
+        let negative = try CLI.run(["thumbnail", "-s", "-5", "--jobs", "-1", "Samples/photo.jpg"], currentDirectory: root)
+        #expect(negative.status == 2)
+        #expect(
+            negative.stderr.hasPrefix(
+                "Error: The value '-5' is invalid for '-s <size[,size…]>': --size must be between 1 and 16384, not -5\n"))
+        let jobs = try CLI.run(["thumbnail", "--jobs", "-1", "Samples/photo.jpg"], currentDirectory: root)
+        #expect(jobs.stderr.hasPrefix("Error: --jobs must be between 1 and 256, not -1\n"))
         let format = try CLI.run(["thumbnail", "-f", "gif", "Samples/photo.jpg"], currentDirectory: root)
         #expect(format.status == 2)
         #expect(format.stderr.contains("--format must be png, jpeg, webp or avif, not gif"))
