@@ -25,9 +25,7 @@ struct HealthcheckCommand: ParsableCommand {
     func validate() throws {
         guard (1...65535).contains(port) else { throw ValidationError("--port must be between 1 and 65535, not \(port)") }
         // Zero would mean no timeout at all to the socket: a server that accepts and never answers would hang the check.
-        guard timeout > 0, timeout <= 3600 else {
-            throw ValidationError("--timeout must be more than 0 and at most 3600 seconds, not \(String(format: "%g", timeout))")
-        }
+        try OptionBounds.positive(timeout, "--timeout", atMost: 3600, "seconds")
     }
 
     func run() throws {
@@ -37,7 +35,7 @@ struct HealthcheckCommand: ParsableCommand {
             switch answer {
             case .status(let code): why = "answered \(code)"
             case .refused: why = "did not answer: nothing listens on port \(port) (connection refused)"
-            case .timedOut: why = "did not answer within \(String(format: "%g", timeout)) s"
+            case .timedOut: why = "did not answer within \(OptionBounds.text(timeout)) s"
             case .closed: why = "closed the connection without an answer"
             case .notHTTP: why = "answered something that is not HTTP"
             case .failed(let errno): why = "could not be asked: \(String(cString: strerror(errno)))"

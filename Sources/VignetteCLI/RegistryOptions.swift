@@ -37,9 +37,9 @@ struct RegistryOptions: ParsableArguments {
     var noSystemThumbnailers = false
 
     func validate() throws {
-        guard maxMegapixels > 0, maxFileMegabytes > 0, (maxMemory ?? 1) > 0 else {
-            throw ValidationError("--max-megapixels, --max-file-megabytes and --max-memory must be positive")
-        }
+        try OptionBounds.positive(maxMegapixels, "--max-megapixels", atMost: 1_000_000)
+        try OptionBounds.positive(maxFileMegabytes, "--max-file-megabytes", atMost: 1_000_000_000, "megabytes")
+        if let maxMemory { try OptionBounds.positive(maxMemory, "--max-memory", atMost: 1_000_000_000, "megabytes") }
     }
 
     /// Image decoding caps from the options (every call shares one memory budget).

@@ -116,14 +116,18 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, not \(port)") }
-        guard maxUpload > 0 else { throw ValidationError("--max-upload must be positive") }
-        if let concurrency, concurrency < 1 { throw ValidationError("--concurrency must be at least 1") }
-        guard queue >= 0 else { throw ValidationError("--queue must not be negative") }
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
-        guard headerTimeout > 0 else { throw ValidationError("--header-timeout must be positive") }
-        guard bodyTimeout > 0 else { throw ValidationError("--body-timeout must be positive") }
-        guard minBodyRate >= 0 else { throw ValidationError("--min-body-rate must not be negative") }
-        guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
+        guard maxUpload > 0 else { throw ValidationError("--max-upload must be at least 1, not \(maxUpload)") }
+        if let concurrency, !(1...256).contains(concurrency) {
+            throw ValidationError("--concurrency must be between 1 and 256, not \(concurrency)")
+        }
+        guard (0...1_000_000).contains(queue) else { throw ValidationError("--queue must be between 0 and 1000000, not \(queue)") }
+        try OptionBounds.positive(timeout, "--timeout", atMost: 86400, "seconds")
+        try OptionBounds.positive(headerTimeout, "--header-timeout", atMost: 86400, "seconds")
+        try OptionBounds.positive(bodyTimeout, "--body-timeout", atMost: 86400, "seconds")
+        guard minBodyRate >= 0 else { throw ValidationError("--min-body-rate must be 0 or more, not \(minBodyRate)") }
+        guard (1...1_000_000).contains(maxConnections) else {
+            throw ValidationError("--max-connections must be between 1 and 1000000, not \(maxConnections)")
+        }
     }
 
     func run() async throws {

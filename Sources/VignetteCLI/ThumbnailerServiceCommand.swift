@@ -71,12 +71,8 @@ struct ThumbnailerServiceCommand: ParsableCommand {
 
     func validate() throws {
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be between 1 and 256, not \(jobs)") }
-        guard timeout > 0, timeout <= 3600 else {
-            throw ValidationError("--timeout must be more than 0 and at most 3600 seconds, not \(timeout.formatted())")
-        }
-        guard idleTimeout > 0, idleTimeout <= 86400 else {
-            throw ValidationError("--idle-timeout must be more than 0 and at most 86400 seconds, not \(idleTimeout.formatted())")
-        }
+        try OptionBounds.positive(timeout, "--timeout", atMost: 3600, "seconds")
+        try OptionBounds.positive(idleTimeout, "--idle-timeout", atMost: 86400, "seconds")
     }
 
     func run() throws {

@@ -123,6 +123,35 @@ struct ServeCommandTests {
         #expect(foreign.stderr == "vignette: 192.0.2.1:0: cannot listen: the address is not one of this machine's (see --host)\n")
     }
 
+    @Test(
+        "a number out of range is a usage error naming the option, infinity and NaN included (they trapped when made whole seconds or bytes)",
+        arguments: [
+            (["serve", "--root", "/tmp", "--timeout", "inf"], "--timeout must be more than 0 and at most 86400 seconds, not inf"),
+            (
+                ["serve", "--root", "/tmp", "--header-timeout", "1e300"],
+                "--header-timeout must be more than 0 and at most 86400 seconds, not 1e+300"
+            ),
+            (
+                ["serve", "--root", "/tmp", "--body-timeout", "nan"],
+                "--body-timeout must be more than 0 and at most 86400 seconds, not NaN"
+            ),
+            (["serve", "--root", "/tmp", "--concurrency", "100000"], "--concurrency must be between 1 and 256, not 100000"),
+            (["serve", "--root", "/tmp", "--min-body-rate", "-1"], "--min-body-rate must be 0 or more, not -1"),
+            (["thumbnail", "--max-megapixels", "inf", "x.jpg"], "--max-megapixels must be more than 0 and at most 1000000, not inf"),
+            (
+                ["thumbnail", "--max-file-megabytes", "0", "x.jpg"],
+                "--max-file-megabytes must be more than 0 and at most 1000000000 megabytes, not 0"
+            ),
+            (["batch", "--max-memory", "1e300", "x"], "--max-memory must be more than 0 and at most 1000000000 megabytes, not 1e+300"),
+            (["thumbnailer-service", "--idle-timeout", "-1"], "--idle-timeout must be more than 0 and at most 86400 seconds, not -1"),
+        ])
+    func numbersOutOfRange(arguments: [String], message: String) throws {
+        let r = try CLI.run(arguments)
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix("Error: \(message)\n"), "\(r.stderr)")
+        #expect(r.stdout == "")
+    }
+
     @Test func healthcheckSaysWhetherTheServerAnswers() throws {
         let server = try ServeProcess()
         let healthy = try CLI.run(["healthcheck", "--port", String(server.port)])

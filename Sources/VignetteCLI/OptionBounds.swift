@@ -1,0 +1,22 @@
+import ArgumentParser
+import Foundation
+
+/// Range checks of the numeric options, worded alike everywhere.
+///
+/// Every bound is finite: a value like `inf` or `1e300` parses as a `Double` and would trap when
+/// later turned into a whole number of seconds or bytes.
+enum OptionBounds {
+    /// Throws unless `value` is more than 0 and at most `maximum` (not NaN, not infinite):
+    /// "--timeout must be more than 0 and at most 3600 seconds, not 0".
+    static func positive(_ value: Double, _ option: String, atMost maximum: Double, _ unit: String = "") throws {
+        guard value > 0, value <= maximum else {
+            let bound = unit.isEmpty ? "\(Int(maximum))" : "\(Int(maximum)) \(unit)"
+            throw ValidationError("\(option) must be more than 0 and at most \(bound), not \(text(value))")
+        }
+    }
+
+    /// `value` as typed, without a trailing ".0": "0.2", "3", "NaN", "inf", "1e+300".
+    static func text(_ value: Double) -> String {
+        value.isNaN ? "NaN" : String(format: "%g", value)
+    }
+}
