@@ -15,10 +15,8 @@ struct CatalogSelection {
     /// The built-in catalog, the system MIME database, and custom declarations from `--types`
     /// and `$VIGNETTE_TYPES` (colon-separated). Problems in system packages are warnings.
     func declaredCatalog(writingTypeCache: Bool = true, environment: [String: String]) throws -> TypeCatalog {
-        var files = typeFiles
-        if let env = environment["VIGNETTE_TYPES"], !env.isEmpty {
-            files = env.split(separator: ":").map(String.init) + files
-        }
+        let fromEnvironment = (environment["VIGNETTE_TYPES"] ?? "").split(separator: ":").map(String.init)
+        let files = fromEnvironment + typeFiles
         let base: TypeCatalog
         if !noSystemTypes, environment["VIGNETTE_SYSTEM_TYPES"] != "0" {
             let (catalog, problems) = TypeCatalog.builtInWithSystem(environment: environment, writingCache: writingTypeCache)
@@ -27,7 +25,13 @@ struct CatalogSelection {
         } else {
             base = TypeCatalog.builtIn
         }
-        return try base.adding(declarationFiles: files)
+        do {
+            return try base.adding(declarationFiles: files)
+        } catch let error as VignetteError {
+            // A variable set long ago is easily forgotten: say where a file nobody typed came from.
+            guard let path = error.path, fromEnvironment.contains(path), !typeFiles.contains(path) else { throw error }
+            throw VignetteError(error.code, path: path, error.reason + " (named in $VIGNETTE_TYPES)")
+        }
     }
 
     /// Built-ins, `--types` files and the manifests' generators, with problems reported on stderr.

@@ -78,6 +78,29 @@ struct TypeCommandTests {
         #expect(none.stderr.contains("Missing expected argument '<FILE> ...'"))
     }
 
+    @Test("a types file or generators folder named by a variable says so when it is wrong")
+    func variablesAreNamedInTheirErrors() throws {
+        let dir = try CLI.tempDirectory()
+        let photo = CLI.packageRoot + "/Samples/photo.jpg"
+        let types = try CLI.run(["type", photo], environment: ["VIGNETTE_TYPES": dir])
+        #expect(types.status == 1)
+        #expect(types.stderr == "vignette: \(dir): is a directory (named in $VIGNETTE_TYPES)\n")
+        // Typed on the command line as well, it is the user's own: no note.
+        let typed = try CLI.run(["type", "--types", dir, photo], environment: ["VIGNETTE_TYPES": dir])
+        #expect(typed.stderr == "vignette: \(dir): is a directory\n")
+
+        let generators = try CLI.run(
+            ["type", "--generators", dir + "/missing", photo], environment: ["VIGNETTE_GENERATORS": photo + ":" + dir + "/gone"])
+        #expect(generators.status == 0)
+        #expect(
+            generators.stderr == """
+                vignette: \(photo): not a folder of generator manifests (named in $VIGNETTE_GENERATORS)
+                vignette: \(dir)/gone: no such folder (named in $VIGNETTE_GENERATORS)
+                vignette: \(dir)/missing: no such folder
+
+                """)
+    }
+
     @Test func customDeclarationFileIsUsed() throws {
         let dir = try CLI.tempDirectory()
         let decl = dir + "/types.json"

@@ -117,6 +117,6 @@ struct ExternalManifestTests {
 
     @Test func aMissingGeneratorsFolderNamedByTheUserIsAWarning() {
         let result = ExternalFixtures.load(["/nonexistent/vgn-generators"])
-        #expect(result.warnings.map(\.description) == ["/nonexistent/vgn-generators: generators folder does not exist or cannot be read"])
+        #expect(result.warnings.map(\.description) == ["/nonexistent/vgn-generators: no such folder"])
     }
 }

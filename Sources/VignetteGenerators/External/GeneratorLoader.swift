@@ -54,7 +54,8 @@ public enum GeneratorLoader {
             if let shipped = BuiltInResources.directory(named: "Generators") { folders.append(Folder(shipped)) }
             folders.append(Folder(dataHome + "/vignette/generators"))
             let fromEnv = (environment["VIGNETTE_GENERATORS"] ?? "").split(separator: ":").map(String.init)
-            folders += (fromEnv + extra).map { Folder($0, required: true) }
+            folders += fromEnv.map { Folder($0, required: true, namedIn: "$VIGNETTE_GENERATORS") }
+            folders += extra.map { Folder($0, required: true) }
             return Configuration(
                 baseCatalog: baseCatalog, builtInOptions: builtInOptions, manifestDirectories: folders,
                 thumbnailerDirectories: systemThumbnailers ? [dataHome + "/thumbnailers"] + dataDirs.map { $0 + "/thumbnailers" } : [],
@@ -68,10 +69,13 @@ public enum GeneratorLoader {
         public var path: String
         /// Whether its absence is worth a warning (the user named it).
         public var required: Bool
+        /// Where the user named it when not on the command line ("$VIGNETTE_GENERATORS"), for the warning.
+        public var namedIn: String?
         /// Creates a folder entry.
-        public init(_ path: String, required: Bool = false) {
+        public init(_ path: String, required: Bool = false, namedIn: String? = nil) {
             self.path = path
             self.required = required
+            self.namedIn = namedIn
         }
     }
 
@@ -216,13 +220,32 @@ public enum GeneratorLoader {
     /// The sorted files ending in `suffix` directly in `folder`; nil (with a warning if required) when it cannot be listed.
     static func listing(_ folder: Folder, suffix: String, warnings: inout [VignetteError]) -> [String]? {
         guard let names = DirectoryListing.names(in: folder.path) else {
-            if folder.required {
-                warnings.append(VignetteError(.notFound, path: folder.path, "generators folder does not exist or cannot be read"))
-            }
+            if folder.required { warnings.append(unreadable(folder)) }
             return nil
         }
         let base = folder.path.hasSuffix("/") ? String(folder.path.dropLast()) : folder.path
         return names.filter { $0.hasSuffix(suffix) && !$0.hasPrefix(".") }.sorted().map { base + "/" + $0 }
+    }
+
+    /// Why a generators folder the user named cannot be listed: "no such folder", "not a folder of
+    /// generator manifests", "folder cannot be read: permission denied", with "(named in
+    /// $VIGNETTE_GENERATORS)" when it came from there.
+    static func unreadable(_ folder: Folder) -> VignetteError {
+        var st = stat()
+        let reason: String
+        let code: VignetteError.Code
+        if stat(folder.path, &st) != 0 {
+            let saved = errno
+            code = saved == ENOENT || saved == ENOTDIR ? .notFound : .permissionDenied
+            reason = code == .notFound ? "no such folder" : "cannot be read: \(String(cString: strerror(saved)).lowercased())"
+        } else if st.st_mode & S_IFMT != S_IFDIR {
+            code = .notFound
+            reason = "not a folder of generator manifests"
+        } else {
+            code = .permissionDenied
+            reason = "folder cannot be read: permission denied"
+        }
+        return VignetteError(code, path: folder.path, reason + (folder.namedIn.map { " (named in \($0))" } ?? ""))
     }
 
 }
