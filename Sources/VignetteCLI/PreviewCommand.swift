@@ -17,12 +17,14 @@ struct PreviewCommand: ParsableCommand {
             chain, MIME type, modification time, permissions, a hex dump and printable strings. \
             Long content is cut at --max-bytes / --max-lines with a visible marker.
 
-            With several files, each text preview starts with a `==> FILE <==` line (like head).
+            With several files, each text preview starts with a `==> FILE <==` line (like head). \
+            A FILE of - is standard input, typed by its content (and by --stdin-name's extension).
 
             Examples:
               vignette preview notes.txt
               vignette preview --format html data.csv > table.html
               vignette preview --format json --max-bytes 4096 mystery.bin
+              vignette preview --stdin-name invoice.docx - < attachment.bin
             """
     )
 
@@ -42,12 +44,16 @@ struct PreviewCommand: ParsableCommand {
     @Flag(name: .long, help: "Fail instead of showing the facts sheet when no generator can preview the file.")
     var noFallback = false
 
+    @Option(name: .long, parsing: .unconditional, help: StandardInput.nameHelp)
+    var stdinName: String?
+
     @OptionGroup var registryOptions: RegistryOptions
 
-    @Argument(help: ArgumentHelp("Files of any kind.", valueName: "FILE"))
+    @Argument(help: ArgumentHelp("Files of any kind (- for standard input).", valueName: "FILE"))
     var files: [String]
 
     func validate() throws {
+        try StandardInput.validate(files, name: stdinName)
         guard maxBytes >= 1 else { throw ValidationError("--max-bytes must be at least 1, not \(maxBytes)") }
         guard maxLines >= 1 else { throw ValidationError("--max-lines must be at least 1, not \(maxLines)") }
     }
@@ -62,7 +68,9 @@ struct PreviewCommand: ParsableCommand {
         var printed = 0
         for path in files {
             do {
-                let rendered = try previews.render(try thumbnails.input(path: path), request: request, allowFallback: !noFallback)
+                let input = try StandardInput.input(
+                    path, name: stdinName, limit: registryOptions.imageLimits.maxFileBytes, pipeline: thumbnails)
+                let rendered = try previews.render(input, request: request, allowFallback: !noFallback)
                 let preview = rendered.preview
                 if let problem = rendered.problem {
                     out.flush()

@@ -22,7 +22,9 @@ struct ThumbnailCommand: ParsableCommand {
             and the exit status is 1.
 
             Output names: one input and -o FILE writes FILE (-o - writes to stdout); otherwise \
-            each input NAME becomes DIR/NAME.png (or .jpg), DIR being -o or the current directory.
+            each input NAME becomes DIR/NAME.png (or .jpg), DIR being -o or the current directory. \
+            A FILE of - is standard input, typed by its content (and by --stdin-name's extension); \
+            its thumbnail is stdin.png unless -o says otherwise.
 
             Examples:
               vignette thumbnail photo.jpg -o thumb.png
@@ -31,6 +33,7 @@ struct ThumbnailCommand: ParsableCommand {
               vignette thumbnail --icon -s 64 report.pdf notes.txt -o icons/
               vignette thumbnail --crop smart -s 200 -f webp photo.jpg -o square.webp
               vignette thumbnail -s 64,256,1024 -f avif *.jpg -o sizes/
+              curl -s https://example.org/report.pdf | vignette thumbnail - -o report.png
             """
     )
 
@@ -88,9 +91,12 @@ struct ThumbnailCommand: ParsableCommand {
     @Flag(name: .long, help: "Fail instead of drawing the generic icon when no generator can picture the file.")
     var noFallback = false
 
+    @Option(name: .long, parsing: .unconditional, help: StandardInput.nameHelp)
+    var stdinName: String?
+
     @OptionGroup var registryOptions: RegistryOptions
 
-    @Argument(help: ArgumentHelp("Files of any kind.", valueName: "FILE"))
+    @Argument(help: ArgumentHelp("Files of any kind (- for standard input).", valueName: "FILE"))
     var files: [String]
 
     func validate() throws {
@@ -100,6 +106,7 @@ struct ThumbnailCommand: ParsableCommand {
         guard (1...8).contains(scale) else { throw ValidationError("--scale must be between 1 and 8, not \(scale)") }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100, not \(quality)") }
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be between 1 and 256, not \(jobs)") }
+        try StandardInput.validate(files, name: stdinName)
         if files.count > 1, let output, output == "-" || (!output.hasSuffix("/") && !isDirectory(output)) {
             throw ValidationError("several inputs need -o DIR (an existing directory, or a path ending in /), not \(output)")
         }
@@ -133,7 +140,9 @@ struct ThumbnailCommand: ParsableCommand {
             let input = files[index]
             do {
                 guard let destination = destinations[index] else { return }
-                let all = try pipeline.render(try pipeline.input(path: input), request: request, sizes: sizes, allowFallback: !noFallback)
+                let source = try StandardInput.input(
+                    input, name: stdinName, limit: registryOptions.imageLimits.maxFileBytes, pipeline: pipeline)
+                let all = try pipeline.render(source, request: request, sizes: sizes, allowFallback: !noFallback)
                 let rendered = all[0]
                 for warning in rendered.thumbnail.warnings { Diagnostics.warn(path: input, warning) }
                 if let problem = rendered.problem {
@@ -180,7 +189,8 @@ struct ThumbnailCommand: ParsableCommand {
         }
         var taken: [String: String] = [:]
         return files.map { input in
-            let name = (input as NSString).lastPathComponent + "." + format.fileExtension
+            let base = input == StandardInput.argument ? stdinName ?? "stdin" : (input as NSString).lastPathComponent
+            let name = base + "." + format.fileExtension
             let destination = (dir as NSString).appendingPathComponent(name)
             let canonical = URL(fileURLWithPath: destination).standardizedFileURL.path
             if let first = taken[canonical] {

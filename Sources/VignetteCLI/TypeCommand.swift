@@ -15,12 +15,14 @@ struct TypeCommand: ParsableCommand {
             packages ($XDG_DATA_DIRS/mime/packages, $XDG_DATA_HOME/mime/packages) are read; \
             --explain names the package when one decided. A file that cannot be read gets one \
             line on stderr naming it and the reason; the others are still answered, and the exit \
-            status is 1.
+            status is 1. A FILE of - is standard input, typed by its content (and by \
+            --stdin-name's extension).
 
             Examples:
               vignette type photo.jpg
               vignette type --mime * > types.tsv
               vignette type --json --explain download.bin
+              curl -s https://example.org/file | vignette type -
             """
     )
 
@@ -44,10 +46,14 @@ struct TypeCommand: ParsableCommand {
     @Flag(name: .customLong("no-system-types"), help: CatalogOptions.noSystemTypesHelp)
     var noSystemTypes = false
 
-    @Argument(help: ArgumentHelp("Files to identify.", valueName: "FILE"))
+    @Option(name: .long, parsing: .unconditional, help: StandardInput.nameHelp)
+    var stdinName: String?
+
+    @Argument(help: ArgumentHelp("Files to identify (- for standard input).", valueName: "FILE"))
     var files: [String]
 
     func validate() throws {
+        try StandardInput.validate(files, name: stdinName)
         if mime && json { throw ValidationError("--mime and --json cannot be used together") }
     }
 
@@ -62,7 +68,13 @@ struct TypeCommand: ParsableCommand {
         var objects: [[String: Any]] = []
         for path in files {
             do {
-                let result = try resolver.resolve(path: path)
+                let result: TypeResolution
+                if path == StandardInput.argument {
+                    let opened = try StandardInput.open(name: stdinName, limit: StandardInput.typingLimit)
+                    result = resolver.resolve(try FileSample(path: opened.path, filename: stdinName))
+                } else {
+                    result = try resolver.resolve(path: path)
+                }
                 let mimeType = catalog.preferredMIMEType(of: result.type)
                 if mime {
                     out.write("\(path)\t\(mimeType)\n")

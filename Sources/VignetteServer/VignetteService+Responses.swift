@@ -97,7 +97,7 @@ extension VignetteService {
             context.channel.close(mode: .input, promise: nil)
             throw tooLarge
         }
-        let (fd, path) = try Self.makeUploadFile()
+        let (fd, path) = try OpenedFile.nameless(purpose: "the upload")
         let name = ((filename ?? "") as NSString).lastPathComponent
         let file = OpenedFile(descriptor: fd, name: name, realPath: path)
         var written = 0
@@ -120,22 +120,6 @@ extension VignetteService {
             }
         }
         return file
-    }
-
-    /// A new file only we can read, with no name (it goes away with its descriptor).
-    static func makeUploadFile() throws -> (Int32, String) {
-        let directory = NSTemporaryDirectory()
-        // O_TMPFILE (Linux): nameless from the start and close-on-exec in the same call.
-        let tmpfile: Int32 = 0o20_200_000
-        let fd = Glibc.open(directory, tmpfile | O_RDWR | O_CLOEXEC, 0o600)
-        if fd >= 0 { return (fd, directory + "/(upload)") }
-        var template = Array((directory + "/vignette-upload-XXXXXX").utf8CString)
-        let named = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard named >= 0 else { throw VignetteError(.io, "cannot keep the upload: \(String(cString: strerror(errno)).lowercased())") }
-        _ = fcntl(named, F_SETFD, FD_CLOEXEC)
-        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        unlink(path)
-        return (named, path)
     }
 }
 

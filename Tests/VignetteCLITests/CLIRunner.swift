@@ -26,18 +26,26 @@ enum CLI {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
     }
 
+    /// What a run reads on standard input: nothing (/dev/null), a file redirected (`< FILE`), or bytes through a pipe.
+    enum Input {
+        case none
+        case file(String)
+        case pipe(Data)
+    }
+
     /// Runs `vignette ARGS`, killing it if it has not finished within `deadline` seconds (a hang guard, not a timing check).
     static func run(
         _ arguments: [String], environment: [String: String] = [:], user: String? = nil,
-        currentDirectory: String? = nil, deadline: TimeInterval = 60
+        currentDirectory: String? = nil, deadline: TimeInterval = 60, input: Input = .none
     ) throws -> CLIResult {
-        try runProgram(binary, arguments, environment: environment, user: user, currentDirectory: currentDirectory, deadline: deadline)
+        try runProgram(
+            binary, arguments, environment: environment, user: user, currentDirectory: currentDirectory, deadline: deadline, input: input)
     }
 
     /// Runs any program the same way (`program` is a path), with the same hang guard.
     static func runProgram(
         _ program: String, _ arguments: [String], environment: [String: String] = [:], user: String? = nil,
-        currentDirectory: String? = nil, deadline: TimeInterval = 60
+        currentDirectory: String? = nil, deadline: TimeInterval = 60, input: Input = .none
     ) throws -> CLIResult {
         let binary = program
         let process = Process()
@@ -56,8 +64,24 @@ enum CLI {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        var feed: (FileHandle, Data)?
+        switch input {
+        case .none: process.standardInput = FileHandle.nullDevice
+        case .file(let path): process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        case .pipe(let data):
+            let pipe = Pipe()
+            process.standardInput = pipe
+            feed = (pipe.fileHandleForWriting, data)
+        }
         try process.run()
+        if let (writer, data) = feed {
+            // Written from another thread: a program that stops reading early must not block the test.
+            DispatchQueue.global().async {
+                signal(SIGPIPE, SIG_IGN)
+                try? writer.write(contentsOf: data)
+                try? writer.close()
+            }
+        }
         let group = DispatchGroup()
         let outData = DataBox()
         let errData = DataBox()

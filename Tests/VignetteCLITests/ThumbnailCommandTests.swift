@@ -94,6 +94,47 @@ struct ThumbnailCommandTests {
         #expect(written == ["logo.png.png", "notes.txt.png", "photo.jpg.png"])
     }
 
+    @Test("- is standard input: a pipe or a redirected file, typed by its content or by --stdin-name")
+    func standardInput() throws {
+        let dir = try CLI.tempDirectory()
+        let photo = try Data(contentsOf: URL(fileURLWithPath: root + "/Samples/photo.jpg"))
+        let piped = try CLI.run(["thumbnail", "-", "-o", "piped.png"], currentDirectory: dir, input: .pipe(photo))
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(pngSize(try Data(contentsOf: URL(fileURLWithPath: dir + "/piped.png"))).map { $0.0 } == 256)
+        // No -o: stdin.png, or the --stdin-name with the format's extension.
+        let redirected = try CLI.run(["thumbnail", "-s", "64", "-"], currentDirectory: dir, input: .file(root + "/Samples/logo.png"))
+        #expect(redirected.status == 0, "\(redirected.stderr)")
+        #expect(FileManager.default.fileExists(atPath: dir + "/stdin.png"))
+        let named = try CLI.run(["thumbnail", "--stdin-name", "cat.jpg", "-"], currentDirectory: dir, input: .pipe(photo))
+        #expect(named.status == 0)
+        #expect(FileManager.default.fileExists(atPath: dir + "/cat.jpg.png"))
+
+        let typed = try CLI.run(["type", "-"], input: .file(root + "/Samples/report.pdf"))
+        #expect(typed.stdout.hasPrefix("-: com.adobe.pdf (application/pdf); "))
+        let markdown = try Data(contentsOf: URL(fileURLWithPath: root + "/Samples/guide.md"))
+        #expect(try CLI.run(["type", "-"], input: .pipe(markdown)).stdout.hasPrefix("-: public.plain-text (text/plain); "))
+        let byName = try CLI.run(["type", "--stdin-name", "guide.md", "-"], input: .pipe(markdown))
+        #expect(byName.stdout.hasPrefix("-: net.daringfireball.markdown (text/markdown); "))
+
+        let facts = try CLI.run(["preview", "-"], input: .pipe(Data([0x00, 0x01, 0x02, 0xFF] + Array("hidden words".utf8))))
+        #expect(facts.status == 0)
+        #expect(facts.stdout.hasPrefix("Name:        (standard input)\nSize:        16 bytes\nType:        data (public.data)\n"))
+        #expect(facts.stdout.contains("hidden words"))
+
+        let big = Data((0..<1_500_000).map { UInt8(truncatingIfNeeded: $0 &* 7919) })
+        let over = try CLI.run(["thumbnail", "--max-file-megabytes", "1", "-", "-o", "big.png"], currentDirectory: dir, input: .pipe(big))
+        #expect(over.status == 1)
+        #expect(over.stderr == "vignette: -: standard input is over the limit of 1 MB\n")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/big.png"))
+
+        let twice = try CLI.run(["preview", "-", "-"], input: .pipe(markdown))
+        #expect(twice.status == 2)
+        #expect(twice.stderr.hasPrefix("Error: standard input (-) can be read only once; give - once\n"))
+        let folder = try CLI.run(["thumbnail", "--stdin-name", "../up.jpg", "-"], currentDirectory: dir, input: .pipe(photo))
+        #expect(folder.status == 2)
+        #expect(folder.stderr.hasPrefix("Error: --stdin-name must be a file name without a folder, such as report.pdf, not '../up.jpg'\n"))
+    }
+
     @Test func usageErrors() throws {
         let r = try CLI.run(["thumbnail", "-o", "/tmp/one-file.png", "Samples/photo.jpg", "Samples/logo.png"], currentDirectory: root)
         #expect(r.status == 2)

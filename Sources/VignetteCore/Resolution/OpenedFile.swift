@@ -40,6 +40,24 @@ public final class OpenedFile: @unchecked Sendable {
     /// in this process only, so it is never handed to another program.
     public var path: String { "/proc/self/fd/\(descriptor)" }
 
+    /// A new read-write file only we can read, with no name (it goes away with its descriptor),
+    /// in the temporary folder: its descriptor and a path to show for it. `purpose` names it in
+    /// the error ("cannot keep the upload: no space left on device").
+    public static func nameless(purpose: String) throws -> (descriptor: Int32, path: String) {
+        let directory = NSTemporaryDirectory()
+        // O_TMPFILE (Linux): nameless from the start and close-on-exec in the same call.
+        let tmpfile: Int32 = 0o20_200_000
+        let fd = open(directory, tmpfile | O_RDWR | O_CLOEXEC, 0o600)
+        if fd >= 0 { return (fd, directory + "/(\(purpose))") }
+        var template = Array((directory + "/vignette-XXXXXX").utf8CString)
+        let named = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard named >= 0 else { throw VignetteError(.io, "cannot keep \(purpose): \(String(cString: strerror(errno)).lowercased())") }
+        _ = fcntl(named, F_SETFD, FD_CLOEXEC)
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        unlink(path)
+        return (named, path)
+    }
+
     /// Where the kernel says descriptor `fd` of this process leads, or nil.
     public static func location(ofDescriptor fd: Int32) -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)

@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import VignetteCore
+import VignetteGenerators
+
+/// Standard input as a file: `-` in place of a file name (`curl … | vignette thumbnail - -o t.png`).
+///
+/// Typed by its content, or also by the name `--stdin-name` gives it. A redirected regular file
+/// (`< photo.jpg`) is read in place; a pipe is kept in a nameless temporary file first, at most
+/// the `--max-file-megabytes` limit, so that decoders can seek and nothing is left behind.
+enum StandardInput {
+    /// The argument that means standard input.
+    static let argument = "-"
+
+    /// Most bytes of a pipe `vignette type -` keeps (the thumbnail and preview commands use
+    /// `--max-file-megabytes`, whose default this is).
+    static let typingLimit = 512_000_000
+
+    /// What pages and messages call it when it has no name of its own.
+    static let displayName = "(standard input)"
+
+    /// `--stdin-name`'s help.
+    static let nameHelp = ArgumentHelp(
+        "The file name standard input (-) is typed by and shown as, such as report.pdf (default: by content only).", valueName: "NAME")
+
+    /// Refuses `-` given more than once (standard input can be read only once), and a
+    /// `--stdin-name` that is not a plain file name.
+    static func validate(_ files: [String], name: String?) throws {
+        if files.filter({ $0 == argument }).count > 1 {
+            throw ValidationError("standard input (-) can be read only once; give - once")
+        }
+        if let name, name.isEmpty || name.contains("/") || name == "." || name == ".." {
+            throw ValidationError("--stdin-name must be a file name without a folder, such as report.pdf, not '\(name)'")
+        }
+    }
+
+    /// The generator input for `path`: standard input for `-` (named `name`, at most `limit`
+    /// bytes), else the file.
+    static func input(_ path: String, name: String?, limit: Int, pipeline: ThumbnailPipeline) throws -> GeneratorInput {
+        guard path == argument else { return try pipeline.input(path: path) }
+        return try pipeline.input(opened: open(name: name, limit: limit), displayPath: nil)
+    }
+
+    /// Standard input as an opened file named `name` (for typing by extension), at most `limit` bytes.
+    static func open(name: String?, limit: Int) throws -> OpenedFile {
+        let shown = name ?? displayName
+        var st = stat()
+        guard fstat(STDIN_FILENO, &st) == 0 else { throw VignetteError.fromErrno(errno, path: argument) }
+        if st.st_mode & S_IFMT == S_IFREG {
+            let fd = dup(STDIN_FILENO)
+            guard fd >= 0 else { throw VignetteError.fromErrno(errno, path: argument) }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            return OpenedFile(descriptor: fd, name: shown, realPath: OpenedFile.location(ofDescriptor: fd) ?? shown)
+        }
+        if isatty(STDIN_FILENO) != 0 {
+            throw VignetteError(.invalidRequest, path: argument, "standard input is a terminal; pipe a file in, or name one")
+        }
+        let (fd, path) = try OpenedFile.nameless(purpose: "standard input")
+        let file = OpenedFile(descriptor: fd, name: shown, realPath: path)
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var total = 0
+        while true {
+            let n = read(STDIN_FILENO, &buffer, buffer.count)
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 {
+                throw VignetteError(.io, path: argument, "cannot read standard input: \(String(cString: strerror(errno)).lowercased())")
+            }
+            if n == 0 { break }
+            total += n
+            guard total <= limit else {
+                throw VignetteError(.limitExceeded, path: argument, "standard input is over the limit of \(ByteCount.text(limit))")
+            }
+            var offset = 0
+            while offset < n {
+                let w = buffer.withUnsafeBytes { write(fd, $0.baseAddress! + offset, n - offset) }
+                if w < 0 && errno == EINTR { continue }
+                guard w > 0 else {
+                    throw VignetteError(.io, path: argument, "cannot keep standard input: \(String(cString: strerror(errno)).lowercased())")
+                }
+                offset += w
+            }
+        }
+        return file
+    }
+}
