@@ -48,7 +48,7 @@ public final class OpenedFile: @unchecked Sendable {
         // O_TMPFILE (Linux): nameless from the start and close-on-exec in the same call.
         let tmpfile: Int32 = 0o20_200_000
         let fd = open(directory, tmpfile | O_RDWR | O_CLOEXEC, 0o600)
-        if fd >= 0 { return (fd, directory + "/(\(purpose))") }
+        if fd >= 0 { return (fd, directory + "/(nameless)") }
         var template = Array((directory + "/vignette-XXXXXX").utf8CString)
         let named = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard named >= 0 else { throw VignetteError(.io, "cannot keep \(purpose): \(String(cString: strerror(errno)).lowercased())") }
