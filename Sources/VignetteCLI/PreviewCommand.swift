@@ -69,7 +69,7 @@ struct PreviewCommand: ParsableCommand {
         for path in files {
             do {
                 let input = try StandardInput.input(
-                    path, name: stdinName, limit: registryOptions.imageLimits.maxFileBytes, pipeline: thumbnails)
+                    path, name: stdinName, limit: registryOptions.imageLimits.maxFileBytes, resolver: thumbnails.resolver)
                 let rendered = try previews.render(input, request: request, allowFallback: !noFallback)
                 let preview = rendered.preview
                 if let problem = rendered.problem {

@@ -36,9 +36,9 @@ enum StandardInput {
 
     /// The generator input for `path`: standard input for `-` (named `name`, at most `limit`
     /// bytes), else the file.
-    static func input(_ path: String, name: String?, limit: Int, pipeline: ThumbnailPipeline) throws -> GeneratorInput {
-        guard path == argument else { return try pipeline.input(path: path) }
-        return try pipeline.input(opened: open(name: name, limit: limit), displayPath: nil)
+    static func input(_ path: String, name: String?, limit: Int, resolver: TypeResolver) throws -> GeneratorInput {
+        guard path == argument else { return try GeneratorInput(path: path, resolver: resolver) }
+        return try GeneratorInput(opened: open(name: name, limit: limit), displayPath: nil, resolver: resolver)
     }
 
     /// Standard input as an opened file named `name` (for typing by extension), at most `limit` bytes.

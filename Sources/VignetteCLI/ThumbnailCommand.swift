@@ -141,7 +141,7 @@ struct ThumbnailCommand: ParsableCommand {
             do {
                 guard let destination = destinations[index] else { return }
                 let source = try StandardInput.input(
-                    input, name: stdinName, limit: registryOptions.imageLimits.maxFileBytes, pipeline: pipeline)
+                    input, name: stdinName, limit: registryOptions.imageLimits.maxFileBytes, resolver: pipeline.resolver)
                 let all = try pipeline.render(source, request: request, sizes: sizes, allowFallback: !noFallback)
                 let rendered = all[0]
                 for warning in rendered.thumbnail.warnings { Diagnostics.warn(path: input, warning) }

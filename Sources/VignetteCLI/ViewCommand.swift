@@ -12,12 +12,15 @@ struct ViewCommand: ParsableCommand {
             The page holds the thumbnail (inline, as a data: URL), the preview (a table for \
             CSV, rendered Markdown, text, an archive listing, or the facts sheet with a hex dump \
             for files nothing understands) and the file's metadata. It fetches nothing and runs \
-            no script, so it can be mailed or opened anywhere.
+            no script, so it can be mailed or opened anywhere. A FILE of - is standard input \
+            (a mail client's attachment piped in), typed by its content and by --stdin-name; its \
+            page is stdin.html unless -o says otherwise.
 
             Examples:
               vignette view attachment.bin                 writes ./attachment.bin.html
               vignette view report.csv -o /tmp/report.html
               vignette view notes.md -o - | w3m -T text/html
+              vignette view --stdin-name invoice.bin - -o - < attachment | w3m -T text/html
             """
     )
 
@@ -28,21 +31,27 @@ struct ViewCommand: ParsableCommand {
     @Option(name: [.short, .customLong("size")], parsing: .unconditional, help: "Thumbnail size in pixels.")
     var size = 512
 
+    @Option(name: .long, parsing: .unconditional, help: StandardInput.nameHelp)
+    var stdinName: String?
+
     @OptionGroup var registryOptions: RegistryOptions
 
-    @Argument(help: ArgumentHelp("A file of any kind.", valueName: "FILE"))
+    @Argument(help: ArgumentHelp("A file of any kind (- for standard input).", valueName: "FILE"))
     var file: String
 
     func validate() throws {
+        try StandardInput.validate([file], name: stdinName)
         guard (16...4096).contains(size) else { throw ValidationError("--size must be between 16 and 4096, not \(size)") }
     }
 
     func run() throws {
         let thumbnails = ThumbnailPipeline(registry: try registryOptions.makeRegistry())
         let previews = PreviewPipeline(registry: thumbnails.registry)
-        let page = ViewerPage.render(
-            try thumbnails.input(path: file), thumbnails: thumbnails, previews: previews, thumbnail: ThumbnailRequest(maxPixelSize: size))
-        let destination = output ?? ((file as NSString).lastPathComponent + ".html")
+        let input = try StandardInput.input(
+            file, name: stdinName, limit: registryOptions.imageLimits.maxFileBytes, resolver: thumbnails.resolver)
+        let page = ViewerPage.render(input, thumbnails: thumbnails, previews: previews, thumbnail: ThumbnailRequest(maxPixelSize: size))
+        let name = file == StandardInput.argument ? stdinName ?? "stdin" : (file as NSString).lastPathComponent
+        let destination = output ?? (name + ".html")
         if destination == "-" {
             FileHandle.standardOutput.write(Data(page.utf8))
             return

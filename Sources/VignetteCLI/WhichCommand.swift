@@ -20,6 +20,7 @@ struct WhichCommand: ParsableCommand {
             Examples:
               vignette which photo.jpg
               vignette which --json --generators ~/my-generators drawing.palette
+              vignette which --stdin-name report.pdf - < attachment
             """
     )
 
@@ -29,16 +30,24 @@ struct WhichCommand: ParsableCommand {
     @Option(name: [.short, .customLong("size")], parsing: .unconditional, help: "Thumbnail size to try.")
     var size = 256
 
+    @Option(name: .long, parsing: .unconditional, help: StandardInput.nameHelp)
+    var stdinName: String?
+
     @OptionGroup var registryOptions: RegistryOptions
 
-    @Argument(help: ArgumentHelp("A file of any kind.", valueName: "FILE"))
+    @Argument(help: ArgumentHelp("A file of any kind (- for standard input).", valueName: "FILE"))
     var file: String
+
+    func validate() throws {
+        try StandardInput.validate([file], name: stdinName)
+    }
 
     func run() throws {
         let loaded = try registryOptions.load()
         let registry = loaded.registry
         let catalog = registry.catalog
-        let input = try GeneratorInput(path: file, resolver: TypeResolver(catalog: catalog))
+        let input = try StandardInput.input(
+            file, name: stdinName, limit: registryOptions.imageLimits.maxFileBytes, resolver: TypeResolver(catalog: catalog))
         let chain = catalog.supertypes(of: input.type).map(\.identifier)
         var sections: [(GeneratorRegistry.Capability, [GeneratorRegistry.Candidate], [GeneratorRegistry.Attempt], String?)] = []
         let unloaded = Self.unloaded(loaded.skipped, chain: chain)

@@ -121,6 +121,15 @@ struct ThumbnailCommandTests {
         #expect(facts.stdout.hasPrefix("Name:        (standard input)\nSize:        16 bytes\nType:        data (public.data)\n"))
         #expect(facts.stdout.contains("hidden words"))
 
+        let which = try CLI.run(["which", "-"], input: .file(root + "/Samples/report.pdf"))
+        #expect(which.stdout.hasPrefix("-\n  type:        com.adobe.pdf (PDF document), MIME application/pdf\n"))
+        let csv = try Data(contentsOf: URL(fileURLWithPath: root + "/Samples/data.csv"))
+        let page = try CLI.run(["view", "-", "-o", "-"], input: .pipe(csv))
+        #expect(page.status == 0)
+        #expect(page.stdout.contains("<title>(standard input)"))
+        let namedPage = try CLI.run(["view", "--stdin-name", "data.csv", "-"], currentDirectory: dir, input: .pipe(csv))
+        #expect(namedPage.stdout == "wrote data.csv.html\n")
+
         let big = Data((0..<1_500_000).map { UInt8(truncatingIfNeeded: $0 &* 7919) })
         let over = try CLI.run(["thumbnail", "--max-file-megabytes", "1", "-", "-o", "big.png"], currentDirectory: dir, input: .pipe(big))
         #expect(over.status == 1)
