@@ -94,7 +94,9 @@ struct LimitTests {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
         let gate = GateGenerator()
-        let service = try fixture.service(concurrency: 1, queue: 0, extra: [gate])
+        // The gate holds the first request until the 503 is seen: on a loaded machine that can
+        // take longer than the fixture's 30 s timeout, which would make the first a 504.
+        let service = try fixture.service(concurrency: 1, queue: 0, timeout: 600, extra: [gate])
         let app = service.application(host: "127.0.0.1", port: 0)
         try await app.test(.router) { client in
             async let first = client.execute(uri: "/v1/thumbnail?path=notes.txt", method: .get)
