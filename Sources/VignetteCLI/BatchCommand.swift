@@ -169,7 +169,8 @@ struct BatchCommand: ParsableCommand {
 
     @Option(
         name: .long, parsing: .unconditional,
-        help: ArgumentHelp("Process only shard I of N (0 <= I < N), by a stable hash of each path.", valueName: "I/N"))
+        help: ArgumentHelp("Process only shard I of N (0 <= I < N), by a stable hash of each path.", valueName: "I/N"),
+        transform: ShardSpec.argument)
     var shard: ShardSpec?
 
     @Flag(name: .long, help: "After the pass, keep thumbnailing files as they appear or change (the PATHs must be directories).")

@@ -346,8 +346,9 @@ struct BatchCommandTests {
     }
 
     @Test(
-        "flavor and crop mistakes are usage errors with a reason",
+        "flavor, crop and shard mistakes are usage errors with a reason",
         arguments: [
+            (["--shard", "3/2", "in"], "--shard must be I/N with 0 <= I < N, like 3/8, not 3/2"),
             (["--flavor", "normal,huge", "in"], "'huge' is not a flavor: use normal, large, x-large or xx-large, comma-separated"),
             (["--flavor", "normal,", "in"], "an empty name is not a flavor: use normal, large, x-large or xx-large, comma-separated"),
             (["--crop", "fill", "in"], "Error: --crop needs --out (the cache's thumbnails show the whole picture)"),
