@@ -64,16 +64,26 @@ struct TypesCommand: ParsableCommand {
             }
             for r in roots { walk(r, depth: 0) }
         } else {
-            let width = types.map(\.identifier.count).max() ?? 0
-            for t in types {
-                let ext = t.preferredFilenameExtension.map { "." + $0 } ?? "-"
-                let mime = t.preferredMIMEType ?? "-"
-                let id = t.identifier.padding(toLength: width, withPad: " ", startingAt: 0)
-                out.write(
-                    "\(id)  \(ext.padding(toLength: 10, withPad: " ", startingAt: 0)) \(mime.padding(toLength: 44, withPad: " ", startingAt: 0)) \(t.localizedDescription)\n"
-                )
+            let rows = types.map { t in
+                [t.identifier, t.preferredFilenameExtension.map { "." + $0 } ?? "-", t.preferredMIMEType ?? "-", t.localizedDescription]
             }
+            for line in Self.table(rows, caps: [48, 12, 48]) { out.write(line + "\n") }
         }
         out.flush()
+    }
+
+    /// Rows as aligned columns, two spaces apart: each column as wide as its widest cell up to its
+    /// cap (the last column is not padded). A longer cell is shown whole and pushes the rest of
+    /// its row, never cut.
+    static func table(_ rows: [[String]], caps: [Int]) -> [String] {
+        let widths = caps.indices.map { c in min(caps[c], rows.map { $0[c].count }.max() ?? 0) }
+        return rows.map { row in
+            var line = ""
+            for (c, cell) in row.enumerated() {
+                line += cell
+                if c < widths.count, c < row.count - 1 { line += String(repeating: " ", count: max(0, widths[c] - cell.count)) + "  " }
+            }
+            return line
+        }
     }
 }

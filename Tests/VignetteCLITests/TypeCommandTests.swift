@@ -139,6 +139,22 @@ struct TypeCommandTests {
         #expect(tree.stdout.contains("\n      public.png\n") || tree.stdout.contains("public.png"))
     }
 
+    @Test("types shows long extensions and MIME types whole (they were cut at 10 and 44 characters)")
+    func typesNeverCutsACell() throws {
+        let dir = try CLI.tempDirectory()
+        let mime = "application/x-a-very-long-mime-type-name-that-goes-well-past-the-column"
+        try """
+        {"format": 1, "exportedTypes": [{"identifier": "com.example.long", "conformsTo": ["public.data"],
+          "description": "Long one", "extensions": ["averyverylongext"], "mimeTypes": ["\(mime)"]}]}
+        """.write(toFile: dir + "/long.json", atomically: true, encoding: .utf8)
+        let r = try CLI.run(["types", "--types", dir + "/long.json"])
+        #expect(r.status == 0)
+        let line = try #require(r.stdout.split(separator: "\n").first { $0.hasPrefix("com.example.long ") })
+        #expect(line.hasSuffix("  .averyverylongext  \(mime)  Long one"))
+        let png = try #require(r.stdout.split(separator: "\n").first { $0.hasPrefix("public.png ") })
+        #expect(png.contains(" .png ") && png.contains(" image/png ") && png.hasSuffix("  PNG image"))
+    }
+
     @Test func aMissingOrUnreadableDeclarationFileIsNamedWithTheReason() throws {
         let dir = try CLI.tempDirectory()
         let missing = try CLI.run(["type", "--types", dir + "/typo.json", "Samples/photo.jpg"], currentDirectory: CLI.packageRoot)
