@@ -74,7 +74,13 @@ vgn_dbus *vgn_dbus_open(const char *address, char *err, size_t errlen) {
         connection = dbus_bus_get_private(DBUS_BUS_SESSION, &error);
     }
     if (connection == NULL) {
-        set_error(err, errlen, "cannot connect to the session bus", &error);
+        char what[300];
+        if (address != NULL) {
+            snprintf(what, sizeof what, "cannot connect to the bus at %.256s", address);
+        } else {
+            snprintf(what, sizeof what, "cannot connect to the session bus");
+        }
+        set_error(err, errlen, what, &error);
         dbus_error_free(&error);
         return NULL;
     }

@@ -16,7 +16,12 @@ public final class DBusConnection: @unchecked Sendable {
     public init(address: String? = nil) throws {
         var message = [CChar](repeating: 0, count: 512)
         guard let bus = vgn_dbus_open(address, &message, message.count) else {
-            throw VignetteError(.io, String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            var reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            // libdbus then tries X11 autolaunch and says only that it needs a $DISPLAY.
+            if address == nil, (ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] ?? "").isEmpty {
+                reason += " ($DBUS_SESSION_BUS_ADDRESS is not set: no desktop session here)"
+            }
+            throw VignetteError(.io, reason)
         }
         handle = bus
     }
