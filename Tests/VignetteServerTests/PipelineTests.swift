@@ -141,8 +141,19 @@ struct PipelineTests {
         #expect(
             throws: VignetteError(.invalidRequest, path: dir + "/keys", "the key on line 2 is 5 bytes; pipeline keys need at least 16")
         ) { try PipelineKeys(keyFile: dir + "/keys") }
-        #expect(throws: VignetteError(.notFound, path: dir + "/none", "cannot read the pipeline key file")) {
+        #expect(throws: VignetteError(.notFound, path: dir + "/none", "cannot read the pipeline key file: no such file or directory")) {
             try PipelineKeys(keyFile: dir + "/none")
+        }
+        #expect(throws: VignetteError(.io, path: dir, "cannot read the pipeline key file: it is a directory")) {
+            try PipelineKeys(keyFile: dir)
+        }
+        // A FIFO nobody writes to is empty, not a hang; a device that never ends stops at the cap.
+        #expect(mkfifo(dir + "/fifo", 0o600) == 0)
+        #expect(throws: VignetteError(.invalidRequest, path: dir + "/fifo", "holds no pipeline key")) {
+            try PipelineKeys(keyFile: dir + "/fifo")
+        }
+        #expect(throws: VignetteError(.io, path: "/dev/zero", "cannot read the pipeline key file: it holds more than 1 MB")) {
+            try PipelineKeys(keyFile: "/dev/zero")
         }
     }
 
