@@ -64,6 +64,9 @@ extension ThumbnailCache {
         return removed
     }
 
+    /// Most bytes of an entry that a move or copy reads (an xx-large PNG is a few megabytes at most).
+    static let maxEntryBytes = 64 << 20
+
     private func transfer(from: String, to: String, keepSource: Bool) -> Int {
         let target = Self.canonicalURI(to)
         let oldName = ThumbnailURI.cacheName(forURI: Self.canonicalURI(from))
@@ -72,8 +75,9 @@ extension ThumbnailCache {
         var done = 0
         for folder in entryFolders {
             let old = folder + "/" + oldName
-            guard let data = FileManager.default.contents(atPath: old),
-                let bytes = PNGTextChunks.replacing("Thumb::URI", with: target, in: [UInt8](data))
+            // Read as a regular file only, and bounded: a FIFO planted under an entry's name must not block the service.
+            guard let data = try? FileSample.readContents(ofFile: old, limit: Self.maxEntryBytes),
+                let bytes = PNGTextChunks.replacing("Thumb::URI", with: target, in: data)
             else { continue }
             do {
                 try AtomicFile.write(bytes, to: folder + "/" + newName, permissions: 0o600, temporaryTag: Self.temporaryTag)

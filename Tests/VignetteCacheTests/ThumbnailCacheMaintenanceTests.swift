@@ -45,6 +45,20 @@ struct ThumbnailCacheMaintenanceTests {
         #expect(cache.state(of: moved, flavor: .large) == .valid)
     }
 
+    @Test("Move skips a FIFO planted under an entry's name instead of blocking on it, and moves the rest")
+    func moveSkipsAFIFO() throws {
+        let old = try thumbnailed("p.txt")
+        let planted = cache.thumbnailPath(for: old, flavor: .normal)
+        try FileManager.default.removeItem(atPath: planted)
+        #expect(mkfifo(planted, 0o600) == 0)
+        let target = dir + "/files/q.txt"
+        try FileManager.default.moveItem(atPath: old.path, toPath: target)
+        let moved = try SourceFile(path: target)
+        #expect(cache.moveEntries(from: old.uri, to: moved.uri) == 1)
+        #expect(cache.state(of: moved, flavor: .large) == .valid)
+        #expect(cache.state(of: moved, flavor: .normal) == .missing)
+    }
+
     @Test("Copy keeps the original's entries; Delete removes every flavor's and the fail entry")
     func copyAndDelete() throws {
         let source = try thumbnailed("c.txt")

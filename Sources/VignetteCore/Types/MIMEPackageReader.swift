@@ -32,10 +32,16 @@ public struct MIMEPackageReader {
                         "is \(String(format: "%.1f", mb)) MB; MIME packages larger than \(maxFileSize >> 20) MB are not read")
                 ])
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        // Through FileSample: a FIFO or device named *.xml is refused unopened instead of blocking every command.
+        let bytes: [UInt8]
+        do {
+            bytes = try FileSample.readContents(ofFile: path, limit: maxFileSize)
+        } catch let error as VignetteError {
+            return MIMEPackage(path: path, types: [], problems: [error])
+        } catch {
             return MIMEPackage(path: path, types: [], problems: [VignetteError(.io, path: path, "could not be read")])
         }
-        return read(data, path: path)
+        return read(Data(bytes), path: path)
     }
 
     /// Reads package bytes held in memory; `path` names the file in problems.
