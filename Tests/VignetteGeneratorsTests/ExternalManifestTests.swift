@@ -115,6 +115,18 @@ struct ExternalManifestTests {
             ])
     }
 
+    @Test("a directory as the command is not a program: skipped with its reason, not tried and failed with 'Permission denied'")
+    func aDirectoryAsTheCommandIsSkipped() throws {
+        let dir = try ExternalScratch()
+        let path = try dir.write("dir.json", #"{ "generator": { "kind": "text", "types": ["public.png"], "exec": ["/tmp", "%i"] } }"#)
+        let result = ExternalFixtures.load([dir.path])
+        #expect(
+            result.skipped == [
+                GeneratorLoader.Skipped(
+                    identifier: "dir", origin: path, reason: "/tmp is not an executable file", kind: .text, types: ["public.png"])
+            ])
+    }
+
     @Test func aMissingGeneratorsFolderNamedByTheUserIsAWarning() {
         let result = ExternalFixtures.load(["/nonexistent/vgn-generators"])
         #expect(result.warnings.map(\.description) == ["/nonexistent/vgn-generators: no such folder"])

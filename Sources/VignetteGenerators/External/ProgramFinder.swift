@@ -13,16 +13,20 @@ struct ProgramFinder {
         // stat(2) and access(2) as FileManager's fileExists and isExecutableFile use them, without
         // their overhead: every command looks for the programs of every generator it loads.
         if program.contains("/" as Character) {
-            return access(program, X_OK) == 0 ? program : nil
+            return Self.isExecutableFile(program) ? program : nil
         }
         for dir in searchPath where !dir.isEmpty {
             let candidate = dir + "/" + program
-            var info = stat()
-            if stat(candidate, &info) == 0, info.st_mode & S_IFMT != S_IFDIR, access(candidate, X_OK) == 0 {
-                return candidate
-            }
+            if Self.isExecutableFile(candidate) { return candidate }
         }
         return nil
+    }
+
+    /// Whether `path` is something that can be run: executable, and not a directory (whose x bit
+    /// only means it can be entered).
+    static func isExecutableFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFDIR && access(path, X_OK) == 0
     }
 
     /// Why a generator cannot run: its `program` is absent, or its command would start Vignette
