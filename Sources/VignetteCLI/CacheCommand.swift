@@ -70,6 +70,7 @@ extension CacheCommand {
         var verbose = false
 
         func validate() throws {
+            try OptionBounds.nonEmpty(cacheDir, "--cache-dir", give: "a directory")
             if let maxSize, ByteCount.parse(maxSize) == nil {
                 throw ValidationError(
                     "--max-size must be a number of bytes, or one with K, M, G or T (like 500M, 2G or 1048576), not '\(maxSize)'")

@@ -20,8 +20,10 @@ enum Diagnostics {
         return "\(error)"
     }
 
-    /// `error` as the user should read it: about a name that is not UTF-8, the real reason.
+    /// `error` as the user should read it: about a name that is not UTF-8, the real reason; an empty name as `''`.
     static func presented(_ error: VignetteError) -> VignetteError {
+        // An empty name would print as "vignette: : no such file or directory"; quoted as ls does.
+        if error.path == "" { return VignetteError(error.code, path: "''", error.reason) }
         // Swift repaired the argument's bytes into another name, which is then not found.
         guard let path = error.path, let shown = UndecodableArguments.shown[path] else { return error }
         return VignetteError(.unsupported, path: shown, "the file name is not valid UTF-8")

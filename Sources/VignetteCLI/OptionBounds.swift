@@ -15,6 +15,12 @@ enum OptionBounds {
         }
     }
 
+    /// Throws when a path option was given as an empty word (`-o ''`, usually an unset shell
+    /// variable): "-o must not be empty; give …".
+    static func nonEmpty(_ value: String?, _ option: String, give: String) throws {
+        if value == "" { throw ValidationError("\(option) must not be empty; give \(give)") }
+    }
+
     /// `value` as typed, without a trailing ".0": "0.2", "3", "NaN", "inf", "1e+300".
     static func text(_ value: Double) -> String {
         value.isNaN ? "NaN" : String(format: "%g", value)

@@ -115,6 +115,8 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var registryOptions: RegistryOptions
 
     func validate() throws {
+        try OptionBounds.nonEmpty(root, "--root", give: "the directory to serve")
+        try OptionBounds.nonEmpty(cacheDir, "--cache-dir", give: "a directory")
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, not \(port)") }
         guard maxUpload > 0 else { throw ValidationError("--max-upload must be at least 1, not \(maxUpload)") }
         if let concurrency, !(1...256).contains(concurrency) {

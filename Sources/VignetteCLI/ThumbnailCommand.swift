@@ -107,6 +107,7 @@ struct ThumbnailCommand: ParsableCommand {
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100, not \(quality)") }
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be between 1 and 256, not \(jobs)") }
         try StandardInput.validate(files, name: stdinName)
+        try OptionBounds.nonEmpty(output, "-o", give: "a file, a directory, or - for standard output")
         if files.count > 1, let output, output == "-" || (!output.hasSuffix("/") && !isDirectory(output)) {
             throw ValidationError("several inputs need -o DIR (an existing directory, or a path ending in /), not \(output)")
         }

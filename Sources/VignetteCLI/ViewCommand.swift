@@ -41,6 +41,7 @@ struct ViewCommand: ParsableCommand {
 
     func validate() throws {
         try StandardInput.validate([file], name: stdinName)
+        try OptionBounds.nonEmpty(output, "-o", give: "a file, or - for standard output")
         guard (16...4096).contains(size) else { throw ValidationError("--size must be between 16 and 4096, not \(size)") }
     }
 

@@ -124,7 +124,7 @@ struct ServeCommandTests {
     }
 
     @Test(
-        "a number out of range is a usage error naming the option, infinity and NaN included (they trapped when made whole seconds or bytes)",
+        "a number out of range, or an empty path, is a usage error naming the option (infinity and NaN trapped when made whole seconds or bytes)",
         arguments: [
             (["serve", "--root", "/tmp", "--timeout", "inf"], "--timeout must be more than 0 and at most 86400 seconds, not inf"),
             (
@@ -144,6 +144,10 @@ struct ServeCommandTests {
             ),
             (["batch", "--max-memory", "1e300", "x"], "--max-memory must be more than 0 and at most 1000000000 megabytes, not 1e+300"),
             (["thumbnailer-service", "--idle-timeout", "-1"], "--idle-timeout must be more than 0 and at most 86400 seconds, not -1"),
+            // An empty word, usually an unset shell variable: said, not "vignette: : no such file or directory".
+            (["thumbnail", "-o", "", "x.jpg"], "-o must not be empty; give a file, a directory, or - for standard output"),
+            (["batch", "--out", "", "x"], "--out must not be empty; give a directory"),
+            (["serve", "--root", ""], "--root must not be empty; give the directory to serve"),
         ])
     func numbersOutOfRange(arguments: [String], message: String) throws {
         let r = try CLI.run(arguments)

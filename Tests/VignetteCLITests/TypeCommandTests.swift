@@ -69,6 +69,13 @@ struct TypeCommandTests {
         #expect(r.stderr == "vignette: \(secret): permission denied\n")
     }
 
+    @Test("an empty file name is shown quoted, as ls shows it")
+    func anEmptyNameIsQuoted() throws {
+        let r = try CLI.run(["type", ""])
+        #expect(r.status == 1)
+        #expect(r.stderr == "vignette: '': no such file or directory\n")
+    }
+
     @Test func usageErrorsExitTwo() throws {
         let r = try CLI.run(["type", "--mime", "--json", "x"])
         #expect(r.status == 2)
