@@ -147,6 +147,7 @@ struct ServeCommandTests {
             // An empty word, usually an unset shell variable: said, not "vignette: : no such file or directory".
             (["thumbnail", "-o", "", "x.jpg"], "-o must not be empty; give a file, a directory, or - for standard output"),
             (["batch", "--out", "", "x"], "--out must not be empty; give a directory"),
+            (["which", "-s", "0", "x"], "--size must be between 1 and 16384, not 0"),
             (["serve", "--root", ""], "--root must not be empty; give the directory to serve"),
         ])
     func numbersOutOfRange(arguments: [String], message: String) throws {
