@@ -104,6 +104,10 @@ struct ThumbnailCommand: ParsableCommand {
             throw ValidationError("several sizes need -o DIR (an existing directory, or a path ending in /), not \(output)")
         }
         guard (1...8).contains(scale) else { throw ValidationError("--scale must be between 1 and 8, not \(scale)") }
+        // A bigger box could never be drawn (16384² is already a gigapixel of RGBA): say so rather than draw the icon.
+        if let largest = sizes.max(), largest * scale > 16384 {
+            throw ValidationError("--size × --scale must be at most 16384 pixels, not \(largest) × \(scale) = \(largest * scale)")
+        }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100, not \(quality)") }
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be between 1 and 256, not \(jobs)") }
         try StandardInput.validate(files, name: stdinName)

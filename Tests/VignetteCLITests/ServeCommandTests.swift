@@ -148,6 +148,10 @@ struct ServeCommandTests {
             (["thumbnail", "-o", "", "x.jpg"], "-o must not be empty; give a file, a directory, or - for standard output"),
             (["batch", "--out", "", "x"], "--out must not be empty; give a directory"),
             (["which", "-s", "0", "x"], "--size must be between 1 and 16384, not 0"),
+            (
+                ["thumbnail", "-s", "64,16384", "--scale", "8", "x"],
+                "--size × --scale must be at most 16384 pixels, not 16384 × 8 = 131072"
+            ),
             (["serve", "--root", ""], "--root must not be empty; give the directory to serve"),
         ])
     func numbersOutOfRange(arguments: [String], message: String) throws {
