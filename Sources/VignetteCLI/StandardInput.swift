@@ -12,6 +12,12 @@ enum StandardInput {
     /// The argument that means standard input.
     static let argument = "-"
 
+    /// Whether `path` names standard input: `-`, or a path to descriptor 0 (`/dev/stdin`,
+    /// `/dev/fd/0`, `/proc/self/fd/0`), which would otherwise be refused as a pipe.
+    static func means(_ path: String) -> Bool {
+        path == argument || path == "/dev/stdin" || path == "/dev/fd/0" || path == "/proc/self/fd/0"
+    }
+
     /// Most bytes of a pipe `vignette type -` keeps (the thumbnail and preview commands use
     /// `--max-file-megabytes`, whose default this is).
     static let typingLimit = 512_000_000
@@ -26,7 +32,7 @@ enum StandardInput {
     /// Refuses `-` given more than once (standard input can be read only once), and a
     /// `--stdin-name` that is not a plain file name.
     static func validate(_ files: [String], name: String?) throws {
-        if files.filter({ $0 == argument }).count > 1 {
+        if files.filter(means).count > 1 {
             throw ValidationError("standard input (-) can be read only once; give - once")
         }
         if let name, name.isEmpty || name.contains("/") || name == "." || name == ".." {
@@ -37,7 +43,7 @@ enum StandardInput {
     /// The generator input for `path`: standard input for `-` (named `name`, at most `limit`
     /// bytes), else the file.
     static func input(_ path: String, name: String?, limit: Int, resolver: TypeResolver) throws -> GeneratorInput {
-        guard path == argument else { return try GeneratorInput(path: path, resolver: resolver) }
+        guard means(path) else { return try GeneratorInput(path: path, resolver: resolver) }
         return try GeneratorInput(opened: open(name: name, limit: limit), displayPath: nil, resolver: resolver)
     }
 

@@ -194,7 +194,7 @@ struct ThumbnailCommand: ParsableCommand {
         }
         var taken: [String: String] = [:]
         return files.map { input in
-            let base = input == StandardInput.argument ? stdinName ?? "stdin" : (input as NSString).lastPathComponent
+            let base = StandardInput.means(input) ? stdinName ?? "stdin" : (input as NSString).lastPathComponent
             let name = base + "." + format.fileExtension
             let destination = (dir as NSString).appendingPathComponent(name)
             let canonical = URL(fileURLWithPath: destination).standardizedFileURL.path

@@ -69,7 +69,7 @@ struct TypeCommand: ParsableCommand {
         for path in files {
             do {
                 let result: TypeResolution
-                if path == StandardInput.argument {
+                if StandardInput.means(path) {
                     let opened = try StandardInput.open(name: stdinName, limit: StandardInput.typingLimit)
                     result = resolver.resolve(try FileSample(path: opened.path, filename: stdinName))
                 } else {

@@ -51,7 +51,7 @@ struct ViewCommand: ParsableCommand {
         let input = try StandardInput.input(
             file, name: stdinName, limit: registryOptions.imageLimits.maxFileBytes, resolver: thumbnails.resolver)
         let page = ViewerPage.render(input, thumbnails: thumbnails, previews: previews, thumbnail: ThumbnailRequest(maxPixelSize: size))
-        let name = file == StandardInput.argument ? stdinName ?? "stdin" : (file as NSString).lastPathComponent
+        let name = StandardInput.means(file) ? stdinName ?? "stdin" : (file as NSString).lastPathComponent
         let destination = output ?? (name + ".html")
         if destination == "-" {
             FileHandle.standardOutput.write(Data(page.utf8))

@@ -101,6 +101,9 @@ struct ThumbnailCommandTests {
         let piped = try CLI.run(["thumbnail", "-", "-o", "piped.png"], currentDirectory: dir, input: .pipe(photo))
         #expect(piped.status == 0, "\(piped.stderr)")
         #expect(pngSize(try Data(contentsOf: URL(fileURLWithPath: dir + "/piped.png"))).map { $0.0 } == 256)
+        // /dev/stdin is standard input too, not a pipe to refuse.
+        let devStdin = try CLI.run(["type", "/dev/stdin"], input: .pipe(photo))
+        #expect(devStdin.stdout.hasPrefix("/dev/stdin: public.jpeg (image/jpeg); "), "\(devStdin.stderr)")
         // No -o: stdin.png, or the --stdin-name with the format's extension.
         let redirected = try CLI.run(["thumbnail", "-s", "64", "-"], currentDirectory: dir, input: .file(root + "/Samples/logo.png"))
         #expect(redirected.status == 0, "\(redirected.stderr)")
