@@ -21,7 +21,13 @@ public struct ResponseCache: Sendable {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw VignetteError(.io, path: directory, "cannot create the cache directory")
+            var st = stat()
+            if stat(directory, &st) == 0, st.st_mode & S_IFMT != S_IFDIR {
+                throw VignetteError(.io, path: directory, "cannot be the cache directory: it is a file")
+            }
+            // Foundation's error says only "couldn't be completed": one more mkdir names the cause.
+            let reason = mkdir(directory, 0o700) == 0 ? "" : ": " + String(cString: strerror(errno)).lowercased()
+            throw VignetteError(.io, path: directory, "cannot create the cache directory" + reason)
         }
     }
 

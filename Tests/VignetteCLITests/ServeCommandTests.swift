@@ -161,6 +161,18 @@ struct ServeCommandTests {
         #expect(r.stdout == "")
     }
 
+    @Test("a --cache-dir that is a file, or below one, says so")
+    func cacheDirThatCannotBe() throws {
+        let dir = try CLI.tempDirectory()
+        let file = dir + "/file"
+        try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+        let isFile = try CLI.run(["serve", "--root", dir, "--port", "0", "--cache-dir", file])
+        #expect(isFile.status == 1)
+        #expect(isFile.stderr == "vignette: \(file): cannot be the cache directory: it is a file\n")
+        let below = try CLI.run(["serve", "--root", dir, "--port", "0", "--cache-dir", file + "/sub"])
+        #expect(below.stderr == "vignette: \(file)/sub: cannot create the cache directory: not a directory\n")
+    }
+
     @Test func healthcheckSaysWhetherTheServerAnswers() throws {
         let server = try ServeProcess()
         let healthy = try CLI.run(["healthcheck", "--port", String(server.port)])
