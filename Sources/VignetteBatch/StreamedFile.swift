@@ -33,10 +33,13 @@ final class StreamedFile {
             self.target = file
             let dir = (SourceFile.absolute(file) as NSString).deletingLastPathComponent
             let temporary = dir + "/." + (file as NSString).lastPathComponent + ".tmp-\(getpid())"
-            guard FileManager.default.createFile(atPath: temporary, contents: nil), let handle = FileHandle(forWritingAtPath: temporary)
-            else {
-                throw VignetteError(.io, path: destination, "cannot create the file")
+            // open(2) rather than FileManager.createFile, whose failure carries no reason.
+            let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard fd >= 0 else {
+                let reason = String(cString: strerror(errno)).lowercased()
+                throw VignetteError(.io, path: destination, "cannot create the file: \(reason)")
             }
+            let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
             self.handle = handle
             self.temporary = temporary
         }

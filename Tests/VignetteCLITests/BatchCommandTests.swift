@@ -227,6 +227,9 @@ struct BatchCommandTests {
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/report.json"))) as? [String: Any])
         #expect((report["results"] as? [[String: Any]])?.count == 4)
         #expect((report["summary"] as? [String: Any])?["generated"] as? Int == 3)
+        let nowhere = try batch(["--report", "missing/report.json", "in"])
+        #expect(nowhere.status == 1)
+        #expect(nowhere.stderr == "vignette: missing/report.json: cannot create the file: no such file or directory\n")
     }
 
     @Test("--report into a FIFO is written into it, and through a symbolic link to its target; neither is replaced")
