@@ -109,11 +109,7 @@ public final class BatchWorker: @unchecked Sendable {
                 let bytes = try output.encode(rendered.thumbnail.bitmap, text: text, compression: 1)
                 let parent = (target as NSString).deletingLastPathComponent
                 if !FileManager.default.fileExists(atPath: parent) {
-                    do {
-                        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-                    } catch {
-                        throw VignetteError(.io, path: parent, "cannot create the output directory")
-                    }
+                    try DirectoryMaker.create(parent, purpose: "cannot create the output directory")
                 }
                 try AtomicFile.write(bytes, to: target)
                 // The thumbnail carries its original's modification time: equal means up to date.

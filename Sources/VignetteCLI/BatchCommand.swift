@@ -203,13 +203,7 @@ struct BatchCommand: ParsableCommand {
             recursive: recursive, hidden: hidden, followSymlinks: followSymlinks, includes: include, excludes: exclude, shard: shard)
         let destination: BatchDestination
         if let out {
-            if !dryRun {
-                do {
-                    try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-                } catch {
-                    throw VignetteError(.io, path: out, "cannot create the output directory")
-                }
-            }
+            if !dryRun { try DirectoryMaker.create(out, purpose: "cannot create the output directory") }
             destination = .folder(
                 SourceFile.absolute(out), size: size ?? 256, output: ThumbnailOutput(format: format ?? .png, quality: quality),
                 crop: crop ?? .fit)

@@ -185,13 +185,7 @@ struct ThumbnailCommand: ParsableCommand {
             return [output]
         }
         let dir = output ?? "."
-        if !isDirectory(dir) {
-            do {
-                try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-            } catch {
-                throw VignetteError(.io, path: dir, "cannot create the output directory")
-            }
-        }
+        if !isDirectory(dir) { try DirectoryMaker.create(dir, purpose: "cannot create the output directory") }
         var taken: [String: String] = [:]
         return files.map { input in
             let base = StandardInput.means(input) ? stdinName ?? "stdin" : (input as NSString).lastPathComponent

@@ -17,18 +17,7 @@ public struct ResponseCache: Sendable {
     /// A cache in `directory`, created (0700) when missing.
     public init(directory: String) throws {
         self.directory = directory
-        do {
-            try FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            var st = stat()
-            if stat(directory, &st) == 0, st.st_mode & S_IFMT != S_IFDIR {
-                throw VignetteError(.io, path: directory, "cannot be the cache directory: it is a file")
-            }
-            // Foundation's error says only "couldn't be completed": one more mkdir names the cause.
-            let reason = mkdir(directory, 0o700) == 0 ? "" : ": " + String(cString: strerror(errno)).lowercased()
-            throw VignetteError(.io, path: directory, "cannot create the cache directory" + reason)
-        }
+        try DirectoryMaker.create(directory, permissions: 0o700, purpose: "cannot create the cache directory")
     }
 
     /// The entry for `key` in `format`'s extension, or nil.

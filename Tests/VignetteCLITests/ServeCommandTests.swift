@@ -161,16 +161,23 @@ struct ServeCommandTests {
         #expect(r.stdout == "")
     }
 
-    @Test("a --cache-dir that is a file, or below one, says so")
+    @Test("a --cache-dir, -o or --out that is a file, or below one, says so")
     func cacheDirThatCannotBe() throws {
         let dir = try CLI.tempDirectory()
         let file = dir + "/file"
         try Data("x".utf8).write(to: URL(fileURLWithPath: file))
         let isFile = try CLI.run(["serve", "--root", dir, "--port", "0", "--cache-dir", file])
         #expect(isFile.status == 1)
-        #expect(isFile.stderr == "vignette: \(file): cannot be the cache directory: it is a file\n")
+        #expect(isFile.stderr == "vignette: \(file): cannot create the cache directory: \(file) is a file, not a directory\n")
         let below = try CLI.run(["serve", "--root", dir, "--port", "0", "--cache-dir", file + "/sub"])
-        #expect(below.stderr == "vignette: \(file)/sub: cannot create the cache directory: not a directory\n")
+        #expect(below.stderr == "vignette: \(file)/sub: cannot create the cache directory: \(file) is a file, not a directory\n")
+        // The same words for thumbnail -o and batch --out.
+        let photo = CLI.packageRoot + "/Samples/photo.jpg"
+        let thumbs = try CLI.run(["thumbnail", "-o", file + "/thumbs/", photo])
+        #expect(thumbs.status == 1)
+        #expect(thumbs.stderr == "vignette: \(file)/thumbs/: cannot create the output directory: \(file) is a file, not a directory\n")
+        let batch = try CLI.run(["batch", "--out", file + "/thumbs", photo])
+        #expect(batch.stderr == "vignette: \(file)/thumbs: cannot create the output directory: \(file) is a file, not a directory\n")
     }
 
     @Test func healthcheckSaysWhetherTheServerAnswers() throws {
