@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 
-/// Range checks of the numeric options, worded alike everywhere.
+/// Checks of option values, worded alike everywhere: numbers in range, paths not empty.
 ///
-/// Every bound is finite: a value like `inf` or `1e300` parses as a `Double` and would trap when
+/// Every numeric bound is finite: a value like `inf` or `1e300` parses as a `Double` and would trap when
 /// later turned into a whole number of seconds or bytes.
 enum OptionBounds {
     /// Throws unless `value` is more than 0 and at most `maximum` (not NaN, not infinite):
