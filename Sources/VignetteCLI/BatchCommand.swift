@@ -182,9 +182,9 @@ struct BatchCommand: ParsableCommand {
         try OptionBounds.nonEmpty(out, "--out", give: "a directory")
         try OptionBounds.nonEmpty(report, "--report", give: "a file")
         try OptionBounds.nonEmpty(contactSheet, "--contact-sheet", give: "a file")
-        if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be between 1 and 256, not \(jobs)") }
-        if let size, !(1...4096).contains(size) { throw ValidationError("--size must be between 1 and 4096, not \(size)") }
-        guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100, not \(quality)") }
+        if let jobs { try OptionBounds.within(jobs, 1...256, "--jobs") }
+        if let size { try OptionBounds.within(size, 1...4096, "--size") }
+        try OptionBounds.within(quality, 1...100, "--quality")
         if watch && dryRun { throw ValidationError("--watch and --dry-run cannot be used together") }
         if out == nil {
             if size != nil { throw ValidationError("--size needs --out (the cache's sizes come from --flavor)") }

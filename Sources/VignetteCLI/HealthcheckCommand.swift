@@ -23,7 +23,7 @@ struct HealthcheckCommand: ParsableCommand {
     var timeout: Double = 3
 
     func validate() throws {
-        guard (1...65535).contains(port) else { throw ValidationError("--port must be between 1 and 65535, not \(port)") }
+        try OptionBounds.within(port, 1...65535, "--port")
         // Zero would mean no timeout at all to the socket: a server that accepts and never answers would hang the check.
         try OptionBounds.positive(timeout, "--timeout", atMost: 3600, "seconds")
     }
@@ -38,7 +38,7 @@ struct HealthcheckCommand: ParsableCommand {
             case .timedOut: why = "did not answer within \(OptionBounds.text(timeout)) s"
             case .closed: why = "closed the connection without an answer"
             case .notHTTP: why = "answered something that is not HTTP"
-            case .failed(let errno): why = "could not be asked: \(String(cString: strerror(errno)))"
+            case .failed(let code): why = "could not be asked: \(String(cString: strerror(code)).lowercased())"
             }
             FileHandle.standardError.write(Data("vignette: http://127.0.0.1:\(port)/healthz \(why)\n".utf8))
             throw ExitCode(1)

@@ -15,6 +15,13 @@ enum OptionBounds {
         }
     }
 
+    /// Throws unless `value` is in `range`: "--jobs must be between 1 and 256, not 0".
+    static func within(_ value: Int, _ range: ClosedRange<Int>, _ option: String) throws {
+        guard range.contains(value) else {
+            throw ValidationError("\(option) must be between \(range.lowerBound) and \(range.upperBound), not \(value)")
+        }
+    }
+
     /// Throws when a path option was given as an empty word (`-o ''`, usually an unset shell
     /// variable): "-o must not be empty; give …".
     static func nonEmpty(_ value: String?, _ option: String, give: String) throws {

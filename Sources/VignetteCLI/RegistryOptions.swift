@@ -23,8 +23,11 @@ struct RegistryOptions: ParsableArguments {
         help: "Refuse images with more pixels than this many million (from the header, before decoding).")
     var maxMegapixels: Double = 100
 
+    /// `--max-file-megabytes` when not given.
+    static let defaultMaxFileMegabytes: Double = 512
+
     @Option(name: .long, parsing: .unconditional, help: "Refuse input files larger than this many megabytes (image decoding).")
-    var maxFileMegabytes: Double = 512
+    var maxFileMegabytes = Self.defaultMaxFileMegabytes
 
     @Option(
         name: .long, parsing: .unconditional,

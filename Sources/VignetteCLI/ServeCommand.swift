@@ -117,19 +117,15 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         try OptionBounds.nonEmpty(root, "--root", give: "the directory to serve")
         try OptionBounds.nonEmpty(cacheDir, "--cache-dir", give: "a directory")
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, not \(port)") }
+        try OptionBounds.within(port, 0...65535, "--port")
         guard maxUpload > 0 else { throw ValidationError("--max-upload must be at least 1, not \(maxUpload)") }
-        if let concurrency, !(1...256).contains(concurrency) {
-            throw ValidationError("--concurrency must be between 1 and 256, not \(concurrency)")
-        }
-        guard (0...1_000_000).contains(queue) else { throw ValidationError("--queue must be between 0 and 1000000, not \(queue)") }
+        if let concurrency { try OptionBounds.within(concurrency, 1...256, "--concurrency") }
+        try OptionBounds.within(queue, 0...1_000_000, "--queue")
         try OptionBounds.positive(timeout, "--timeout", atMost: 86400, "seconds")
         try OptionBounds.positive(headerTimeout, "--header-timeout", atMost: 86400, "seconds")
         try OptionBounds.positive(bodyTimeout, "--body-timeout", atMost: 86400, "seconds")
         guard minBodyRate >= 0 else { throw ValidationError("--min-body-rate must be 0 or more, not \(minBodyRate)") }
-        guard (1...1_000_000).contains(maxConnections) else {
-            throw ValidationError("--max-connections must be between 1 and 1000000, not \(maxConnections)")
-        }
+        try OptionBounds.within(maxConnections, 1...1_000_000, "--max-connections")
     }
 
     func run() async throws {

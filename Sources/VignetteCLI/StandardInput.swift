@@ -18,9 +18,9 @@ enum StandardInput {
         path == argument || path == "/dev/stdin" || path == "/dev/fd/0" || path == "/proc/self/fd/0"
     }
 
-    /// Most bytes of a pipe `vignette type -` keeps (the thumbnail and preview commands use
-    /// `--max-file-megabytes`, whose default this is).
-    static let typingLimit = 512_000_000
+    /// Most bytes of a pipe `vignette type -` keeps: `--max-file-megabytes`' default, which the
+    /// other commands take from the option.
+    static let typingLimit = Int(RegistryOptions.defaultMaxFileMegabytes * 1_000_000)
 
     /// What pages and messages call it when it has no name of its own.
     static let displayName = "(standard input)"
@@ -28,6 +28,12 @@ enum StandardInput {
     /// `--stdin-name`'s help.
     static let nameHelp = ArgumentHelp(
         "The file name standard input (-) is typed by and shown as, such as report.pdf (default: by content only).", valueName: "NAME")
+
+    /// The name `path`'s output is named after: `--stdin-name` (else `stdin`) for standard
+    /// input, the file's own name otherwise.
+    static func outputName(of path: String, name: String?) -> String {
+        means(path) ? name ?? "stdin" : (path as NSString).lastPathComponent
+    }
 
     /// Refuses `-` given more than once (standard input can be read only once), and a
     /// `--stdin-name` that is not a plain file name.
@@ -76,14 +82,9 @@ enum StandardInput {
             guard total <= limit else {
                 throw VignetteError(.limitExceeded, path: argument, "standard input is over the limit of \(ByteCount.text(limit))")
             }
-            var offset = 0
-            while offset < n {
-                let w = buffer.withUnsafeBytes { write(fd, $0.baseAddress! + offset, n - offset) }
-                if w < 0 && errno == EINTR { continue }
-                guard w > 0 else {
-                    throw VignetteError(.io, path: argument, "cannot keep standard input: \(String(cString: strerror(errno)).lowercased())")
-                }
-                offset += w
+            let status = buffer.withUnsafeBytes { AtomicFile.writeAll(UnsafeRawBufferPointer(rebasing: $0[..<n]), to: fd) }
+            guard status == 0 else {
+                throw VignetteError(.io, path: argument, "cannot keep standard input: \(String(cString: strerror(status)).lowercased())")
             }
         }
         return file

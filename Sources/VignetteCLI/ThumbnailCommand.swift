@@ -45,12 +45,15 @@ struct ThumbnailCommand: ParsableCommand {
         transform: ThumbnailCommand.sizes)
     var sizes: [Int] = [256]
 
-    /// `64,256,1024` as sizes; each must be 1…16384.
+    /// Longest side a thumbnail may have, in pixels (and so in points at scale 1): 16384² is already a gigapixel of RGBA.
+    static let maxPixels = 16384
+
+    /// `64,256,1024` as sizes; each must be 1…maxPixels.
     static func sizes(_ text: String) throws -> [Int] {
         var result: [Int] = []
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let size = Int(part.trimmingWhitespaces()), (1...16384).contains(size) else {
-                throw ValidationError("--size must be between 1 and 16384, not \(part)")
+            guard let size = Int(part.trimmingWhitespaces()), (1...maxPixels).contains(size) else {
+                throw ValidationError("--size must be between 1 and \(maxPixels), not \(part)")
             }
             if !result.contains(size) { result.append(size) }
         }
@@ -103,13 +106,14 @@ struct ThumbnailCommand: ParsableCommand {
         if sizes.count > 1, let output, output == "-" || (!output.hasSuffix("/") && !isDirectory(output)) {
             throw ValidationError("several sizes need -o DIR (an existing directory, or a path ending in /), not \(output)")
         }
-        guard (1...8).contains(scale) else { throw ValidationError("--scale must be between 1 and 8, not \(scale)") }
-        // A bigger box could never be drawn (16384² is already a gigapixel of RGBA): say so rather than draw the icon.
-        if let largest = sizes.max(), largest * scale > 16384 {
-            throw ValidationError("--size × --scale must be at most 16384 pixels, not \(largest) × \(scale) = \(largest * scale)")
+        try OptionBounds.within(scale, 1...8, "--scale")
+        // A bigger box could never be drawn: say so rather than hit the memory budget and draw the icon.
+        if let largest = sizes.max(), largest * scale > Self.maxPixels {
+            throw ValidationError(
+                "--size × --scale must be at most \(Self.maxPixels) pixels, not \(largest) × \(scale) = \(largest * scale)")
         }
-        guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100, not \(quality)") }
-        if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be between 1 and 256, not \(jobs)") }
+        try OptionBounds.within(quality, 1...100, "--quality")
+        if let jobs { try OptionBounds.within(jobs, 1...256, "--jobs") }
         try StandardInput.validate(files, name: stdinName)
         try OptionBounds.nonEmpty(output, "-o", give: "a file, a directory, or - for standard output")
         if files.count > 1, let output, output == "-" || (!output.hasSuffix("/") && !isDirectory(output)) {
@@ -188,8 +192,7 @@ struct ThumbnailCommand: ParsableCommand {
         if !isDirectory(dir) { try DirectoryMaker.create(dir, purpose: "cannot create the output directory") }
         var taken: [String: String] = [:]
         return files.map { input in
-            let base = StandardInput.means(input) ? stdinName ?? "stdin" : (input as NSString).lastPathComponent
-            let name = base + "." + format.fileExtension
+            let name = StandardInput.outputName(of: input, name: stdinName) + "." + format.fileExtension
             let destination = (dir as NSString).appendingPathComponent(name)
             let canonical = URL(fileURLWithPath: destination).standardizedFileURL.path
             if let first = taken[canonical] {

@@ -70,7 +70,7 @@ struct ThumbnailerServiceCommand: ParsableCommand {
     @OptionGroup var registryOptions: RegistryOptions
 
     func validate() throws {
-        if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be between 1 and 256, not \(jobs)") }
+        if let jobs { try OptionBounds.within(jobs, 1...256, "--jobs") }
         try OptionBounds.positive(timeout, "--timeout", atMost: 3600, "seconds")
         try OptionBounds.positive(idleTimeout, "--idle-timeout", atMost: 86400, "seconds")
     }

@@ -68,13 +68,10 @@ struct TypeCommand: ParsableCommand {
         var objects: [[String: Any]] = []
         for path in files {
             do {
-                let result: TypeResolution
-                if StandardInput.means(path) {
-                    let opened = try StandardInput.open(name: stdinName, limit: StandardInput.typingLimit)
-                    result = resolver.resolve(try FileSample(path: opened.path, filename: stdinName))
-                } else {
-                    result = try resolver.resolve(path: path)
-                }
+                let result =
+                    StandardInput.means(path)
+                    ? try StandardInput.input(path, name: stdinName, limit: StandardInput.typingLimit, resolver: resolver).resolution
+                    : try resolver.resolve(path: path)
                 let mimeType = catalog.preferredMIMEType(of: result.type)
                 if mime {
                     out.write("\(path)\t\(mimeType)\n")

@@ -42,7 +42,7 @@ struct ViewCommand: ParsableCommand {
     func validate() throws {
         try StandardInput.validate([file], name: stdinName)
         try OptionBounds.nonEmpty(output, "-o", give: "a file, or - for standard output")
-        guard (16...4096).contains(size) else { throw ValidationError("--size must be between 16 and 4096, not \(size)") }
+        try OptionBounds.within(size, 16...4096, "--size")
     }
 
     func run() throws {
@@ -51,8 +51,7 @@ struct ViewCommand: ParsableCommand {
         let input = try StandardInput.input(
             file, name: stdinName, limit: registryOptions.imageLimits.maxFileBytes, resolver: thumbnails.resolver)
         let page = ViewerPage.render(input, thumbnails: thumbnails, previews: previews, thumbnail: ThumbnailRequest(maxPixelSize: size))
-        let name = StandardInput.means(file) ? stdinName ?? "stdin" : (file as NSString).lastPathComponent
-        let destination = output ?? (name + ".html")
+        let destination = output ?? (StandardInput.outputName(of: file, name: stdinName) + ".html")
         if destination == "-" {
             FileHandle.standardOutput.write(Data(page.utf8))
             return

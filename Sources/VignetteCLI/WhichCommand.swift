@@ -40,7 +40,7 @@ struct WhichCommand: ParsableCommand {
 
     func validate() throws {
         try StandardInput.validate([file], name: stdinName)
-        guard (1...16384).contains(size) else { throw ValidationError("--size must be between 1 and 16384, not \(size)") }
+        try OptionBounds.within(size, 1...ThumbnailCommand.maxPixels, "--size")
     }
 
     func run() throws {

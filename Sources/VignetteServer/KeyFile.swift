@@ -52,7 +52,6 @@ enum KeyFile {
         while true {
             let n = Glibc.read(fd, &buffer, buffer.count)
             if n < 0 && errno == EINTR { continue }
-            if n < 0 && errno == EAGAIN { break }
             guard n >= 0 else { throw failure(String(cString: strerror(errno)).lowercased()) }
             if n == 0 { break }
             bytes += buffer[..<n]

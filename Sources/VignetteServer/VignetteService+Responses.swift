@@ -107,17 +107,8 @@ extension VignetteService {
                 context.channel.close(mode: .input, promise: nil)
                 throw tooLarge
             }
-            try chunk.withUnsafeReadableBytes { raw in
-                var offset = 0
-                while offset < raw.count {
-                    let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                    if n < 0 && errno == EINTR { continue }
-                    guard n > 0 else {
-                        throw VignetteError(.io, "cannot keep the upload: \(String(cString: strerror(errno)).lowercased())")
-                    }
-                    offset += n
-                }
-            }
+            let status = chunk.withUnsafeReadableBytes { AtomicFile.writeAll($0, to: fd) }
+            guard status == 0 else { throw VignetteError(.io, "cannot keep the upload: \(String(cString: strerror(status)).lowercased())") }
         }
         return file
     }

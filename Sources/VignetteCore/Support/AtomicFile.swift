@@ -40,17 +40,20 @@ public enum AtomicFile {
 
     /// Writes all of `bytes` to `fd`, again after an interruption; 0, or the errno that stopped it.
     static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Int32 {
+        bytes.withUnsafeBytes { writeAll($0, to: fd) }
+    }
+
+    /// Writes all of `raw` to `fd`, again after an interruption; 0, or the errno that stopped it.
+    public static func writeAll(_ raw: UnsafeRawBufferPointer, to fd: Int32) -> Int32 {
         var written = 0
-        return bytes.withUnsafeBytes { raw in
-            while written < raw.count {
-                let n = Foundation.write(fd, raw.baseAddress! + written, raw.count - written)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                written += n
+        while written < raw.count {
+            let n = Foundation.write(fd, raw.baseAddress! + written, raw.count - written)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno
             }
-            return 0
+            written += n
         }
+        return 0
     }
 }
