@@ -7,8 +7,7 @@ public import VignetteImaging
 /// text is taller than it is wide. Code and structured text (JSON, XML, CSV, YAML, logs…)
 /// are set in DejaVu Sans Mono, prose (plain text, Markdown and the like) in DejaVu Sans.
 /// The layout is fixed in page units (about 30 lines a page) so every size is a miniature of
-/// the same page; small thumbnails are drawn larger and shrunk, so the text becomes an even
-/// grey texture instead of broken glyphs. Glyphs DejaVu lacks (CJK, for instance) are drawn as
+/// the same page (drawn on a `PageSheet`). Glyphs DejaVu lacks (CJK, for instance) are drawn as
 /// the font's .notdef box; there is no font fallback and no complex-script shaping.
 public struct TextThumbnailGenerator: BuiltInGenerator, ThumbnailGenerating {
     /// `text-thumbnail`.
@@ -25,8 +24,6 @@ public struct TextThumbnailGenerator: BuiltInGenerator, ThumbnailGenerating {
     public static let aspect = 210.0 / 297.0
     /// Lines on a page: the font size is the page height over this.
     static let linesPerPage = 30.0
-    /// Smallest font size drawn, in pixels; below it the page is drawn larger and shrunk.
-    static let minimumDrawnFontSize = 12.0
     /// Types set in the proportional font; every other text is set in monospace.
     public static let proseTypes: Set<String> = [
         "public.text", "public.plain-text", "public.utf8-plain-text", "public.utf16-plain-text",
@@ -58,19 +55,8 @@ public struct TextThumbnailGenerator: BuiltInGenerator, ThumbnailGenerating {
 
     /// A page `targetPixels` tall (at least 16) showing the first lines of `text` in `font`.
     public static func page(text: String, font: FontFace, monospace: Bool, targetPixels: Int) throws -> Bitmap {
-        let height = max(16, targetPixels)
-        let width = max(12, Int((Double(height) * aspect).rounded()))
-        // Draw at an integer multiple so the font is at least minimumDrawnFontSize, then shrink.
-        let factor = max(1, Int((minimumDrawnFontSize * linesPerPage / Double(height)).rounded(.up)))
-        let W = width * factor, H = height * factor
-        var canvas = Canvas(width: W, height: H, background: .white)
-        let border = Double(factor)
-        let edge = Canvas.Color(0xC4, 0xC9, 0xCF)
-        canvas.fillRect(x: 0, y: 0, width: Double(W), height: border, color: edge)
-        canvas.fillRect(x: 0, y: Double(H) - border, width: Double(W), height: border, color: edge)
-        canvas.fillRect(x: 0, y: 0, width: border, height: Double(H), color: edge)
-        canvas.fillRect(x: Double(W) - border, y: 0, width: border, height: Double(H), color: edge)
-
+        var sheet = PageSheet(targetPixels: targetPixels, aspect: aspect, linesPerPage: linesPerPage)
+        let W = sheet.canvas.width, H = sheet.canvas.height
         let size = max(1, Int((Double(H) / linesPerPage).rounded()))
         let metrics = try font.metrics(size: size)
         let lineHeight = max(1, (metrics.lineHeight * 1.05).rounded())
@@ -86,15 +72,11 @@ public struct TextThumbnailGenerator: BuiltInGenerator, ThumbnailGenerating {
         var baseline = marginTop + metrics.ascender
         for line in lines {
             if !line.isEmpty {
-                try canvas.drawText(line, font: font, size: size, x: marginX, baseline: Int(baseline.rounded()), color: ink, clip: clip)
+                try sheet.canvas.drawText(
+                    line, font: font, size: size, x: marginX, baseline: Int(baseline.rounded()), color: ink, clip: clip)
             }
             baseline += lineHeight
         }
-        guard factor > 1 else { return canvas.bitmap }
-        let scaler = Downscaler(inWidth: W, inHeight: H, channels: 4, outWidth: width, outHeight: height)
-        canvas.bitmap.pixels.withUnsafeBufferPointer { p in
-            if let base = p.baseAddress { scaler.push(base, stride: W * 4, count: H) }
-        }
-        return scaler.finish()
+        return sheet.finished()
     }
 }
