@@ -22,11 +22,21 @@ public struct LegacyOfficeGenerator: BuiltInGenerator, PreviewGenerating {
     /// The properties as `Label: value` lines, then the text (the strings of the main stream
     /// when its structure cannot be read), cut at the request's limits.
     public func makePreview(for input: GeneratorInput, request: PreviewRequest) throws -> TextPreview {
+        let document = try Self.document(of: input, budget: max(request.maxBytes, 1), properties: true, strings: true)
+        let (text, html, truncated) = document.rendered(maxBytes: request.maxBytes, maxLines: request.maxLines)
+        let title = ([input.type.localizedDescription] + document.summary).joined(separator: ", ")
+        return TextPreview(title: title, text: text, html: html, truncated: truncated)
+    }
+
+    /// The document in `input`, read until `budget` characters are held: its properties as
+    /// `Label: value` items first when `properties`, then its text; when the structure of the
+    /// main stream cannot be read, its strings under a heading if `strings`, else nothing more.
+    static func document(of input: GeneratorInput, budget: Int, properties: Bool, strings: Bool) throws -> OfficeDocument {
         let file = try CompoundFile(try input.randomAccess())
         let fields = try file.stream("\u{5}SummaryInformation", limit: 64 << 10).map { SummaryInformation($0.bytes).fields } ?? []
-        var document = OfficeDocument(budget: max(request.maxBytes, 1))
+        var document = OfficeDocument(budget: budget)
         let width = fields.map(\.label.count).max() ?? 0
-        for field in fields {
+        for field in fields where properties {
             let padding = String(repeating: " ", count: width - field.label.count + 1)
             document.append(.listItem(level: 0, marker: "", text: field.label + ":" + padding + field.value))
         }
@@ -45,13 +55,12 @@ public struct LegacyOfficeGenerator: BuiltInGenerator, PreviewGenerating {
             let slides = LegacyPowerPointReader.slides(main.bytes)
             document.summary.append(CountText.counted(slides.count, "slide"))
             for (number, slide) in slides.enumerated() where !document.isFull {
-                let title = slide.title.joined(separator: " ")
-                document.append(.heading(level: 2, text: "Slide \(number + 1)" + (title.isEmpty ? "" : ": " + title)))
+                document.append(.heading(level: 2, text: OfficeDocument.slideHeading(number: number + 1, title: slide.title)))
                 for line in slide.body { document.append(.paragraph(line)) }
             }
         default: LegacyExcelReader(main.bytes).read(into: &document)
         }
-        if document.blocks.count == before {
+        if strings, document.blocks.count == before {
             document.append(.heading(level: 2, text: "Strings in \(name)"))
             var seen: Set<String> = []
             for string in Self.strings(Array(main.bytes.prefix(Self.maxScannedBytes))) where seen.insert(string).inserted {
@@ -60,9 +69,7 @@ public struct LegacyOfficeGenerator: BuiltInGenerator, PreviewGenerating {
             }
         }
         if !main.whole { document.cut = true }
-        let (text, html, truncated) = document.rendered(maxBytes: request.maxBytes, maxLines: request.maxLines)
-        let title = ([input.type.localizedDescription] + document.summary).joined(separator: ", ")
-        return TextPreview(title: title, text: text, html: html, truncated: truncated)
+        return document
     }
 
     /// Runs of text in `bytes`, in file order: ASCII runs of four or more characters, else

@@ -98,6 +98,22 @@ struct OfficeDocument {
         text.count > maxCellLength ? String(text.prefix(maxCellLength)) + "…" : text
     }
 
+    /// The heading of slide `number`: "Slide 2: Title", or "Slide 2" when it has no title.
+    static func slideHeading(number: Int, title: [String]) -> String {
+        title.isEmpty ? "Slide \(number)" : "Slide \(number): " + title.joined(separator: " ")
+    }
+
+    /// The title in a heading made by `slideHeading` ("" for none), or nil when `heading` is not one.
+    static func slideTitle(inHeading heading: String) -> String? {
+        guard heading.hasPrefix("Slide ") else { return nil }
+        let rest = heading.dropFirst(6)
+        let digits = rest.prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty else { return nil }
+        let after = rest.dropFirst(digits.count)
+        if after.isEmpty { return "" }
+        return after.hasPrefix(": ") ? String(after.dropFirst(2)) : nil
+    }
+
     /// The spreadsheet name of column `index` (0 is `A`, 26 is `AA`).
     static func columnName(_ index: Int) -> String {
         var n = index + 1

@@ -27,8 +27,20 @@ public struct OfficePreviewGenerator: BuiltInGenerator, PreviewGenerating {
 
     /// The document's text; declines a zip that holds none of the parts it reads (an `.xlsb`).
     public func makePreview(for input: GeneratorInput, request: PreviewRequest) throws -> TextPreview {
+        let document = try Self.document(of: input, budget: max(request.maxBytes, 1))
+        let (text, html, truncated) = document.rendered(maxBytes: request.maxBytes, maxLines: request.maxLines)
+        let title = ([input.type.localizedDescription] + document.summary).joined(separator: ", ")
+        guard !document.blocks.isEmpty else {
+            return TextPreview(title: title + ", no text", text: "", html: "<p class=\"vignette-empty\">(no text)</p>\n")
+        }
+        return TextPreview(title: title, text: text, html: html, truncated: truncated)
+    }
+
+    /// The text of the Office document `input`, read until `budget` characters are held;
+    /// declines a zip that holds none of the parts it reads (an `.xlsb`).
+    static func document(of input: GeneratorInput, budget: Int) throws -> OfficeDocument {
         let package = try OfficePackage(input)
-        var document = OfficeDocument(budget: max(request.maxBytes, 1))
+        var document = OfficeDocument(budget: budget)
         if package.has("word/document.xml") {
             try WordprocessingReader.read(package, into: &document)
         } else if package.has("xl/workbook.xml") {
@@ -41,11 +53,6 @@ public struct OfficePreviewGenerator: BuiltInGenerator, PreviewGenerating {
             throw VignetteError(
                 .declined, "no word/document.xml, xl/workbook.xml, ppt/presentation.xml or content.xml in the file")
         }
-        let (text, html, truncated) = document.rendered(maxBytes: request.maxBytes, maxLines: request.maxLines)
-        let title = ([input.type.localizedDescription] + document.summary).joined(separator: ", ")
-        guard !document.blocks.isEmpty else {
-            return TextPreview(title: title + ", no text", text: "", html: "<p class=\"vignette-empty\">(no text)</p>\n")
-        }
-        return TextPreview(title: title, text: text, html: html, truncated: truncated)
+        return document
     }
 }

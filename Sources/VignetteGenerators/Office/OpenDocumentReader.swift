@@ -171,8 +171,7 @@ struct OpenDocumentReader {
             if let depth = titleDepth, reader.depth < depth { titleDepth = nil }
         case "page":
             guard let page = slide else { return }
-            let heading = page.title.isEmpty ? "Slide \(page.number)" : "Slide \(page.number): " + page.title.joined(separator: " ")
-            document.append(.heading(level: 2, text: heading))
+            document.append(.heading(level: 2, text: OfficeDocument.slideHeading(number: page.number, title: page.title)))
             for block in page.body { document.append(block) }
             slide = nil
         default: break

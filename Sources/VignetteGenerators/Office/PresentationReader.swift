@@ -88,8 +88,7 @@ struct PresentationReader {
             case .text: break
             }
         }
-        let heading = title.isEmpty ? "Slide \(number)" : "Slide \(number): " + title.joined(separator: " ")
-        document.append(.heading(level: 2, text: heading))
+        document.append(.heading(level: 2, text: OfficeDocument.slideHeading(number: number, title: title)))
         for block in body { document.append(block) }
     }
 }
