@@ -27,8 +27,9 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
     case imageHeader = "image-header"
     /// The zip directory reader and the zip listing.
     case zip
-    /// Office Open XML, OpenDocument and EPUB thumbnails (zip entries, inflate, XML), and the
-    /// text previews of Office documents, XML and legacy (OLE2) formats.
+    /// Office Open XML, OpenDocument and EPUB thumbnails (zip entries, inflate, XML), pages drawn
+    /// from Office text (legacy formats too), and the text previews of Office documents, XML and
+    /// legacy (OLE2) formats.
     case office
     /// The tar listing over plain, gzip, bzip2, xz and lzma streams, and the ar listing (static
     /// libraries; Debian packages, whose members are tar streams).
@@ -105,6 +106,8 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
             thumbnail(bytes, generator: "ooxml-thumbnail", filename: "input.docx")
             thumbnail(bytes, generator: "opendocument-thumbnail", filename: "input.odt")
             thumbnail(bytes, generator: "epub-cover", filename: "input.epub")
+            thumbnail(bytes, generator: "office-page", filename: "input.docx")
+            thumbnail(bytes, generator: "office-page", filename: "input.xls")
             preview(bytes, generator: "office", filename: "input.docx")
             preview(bytes, generator: "office-legacy", filename: "input.doc")
         case .tar:

@@ -41,6 +41,7 @@ public enum BuiltInGenerators {
         registry.register(ArListingGenerator(limits: options.archiveLimits))
         registry.register(OpenDocumentThumbnailGenerator(catalog: catalog, limits: options.imageLimits))
         registry.register(OfficeOpenXMLThumbnailGenerator(catalog: catalog, limits: options.imageLimits))
+        registry.register(OfficePageGenerator(catalog: catalog))
         registry.register(EPUBCoverGenerator(catalog: catalog, limits: options.imageLimits))
         registry.register(PDFGenerator())
         registry.register(MediaGenerator(catalog: catalog, imageLimits: options.imageLimits))

@@ -20,7 +20,7 @@ struct SamplesTests {
         ("config.json", "public.json", "text-thumbnail", "json"),
         ("config.toml", "io.toml.toml", "text-thumbnail", "structured-text"),
         ("contacts.vcf", "public.vcard", "text-thumbnail", "contacts"),
-        ("budget.xlsx", "org.openxmlformats.spreadsheetml.sheet", "fallback", "office"),
+        ("budget.xlsx", "org.openxmlformats.spreadsheetml.sheet", "office-page", "office"),
         ("data.csv", "public.comma-separated-values-text", "text-thumbnail", "csv"),
         ("drawing.svg", "public.svg-image", "svg", "markup"),
         ("empty.txt", "org.freedesktop.zerosize", "fallback", "fallback"),

@@ -42,17 +42,6 @@ struct DocumentThumbnailTests {
         #expect(rgb(24, 32).allSatisfy { $0 > 200 })
     }
 
-    @Test func aDocxWithoutAThumbnailDeclinesAndFallsThroughToTheFallback() throws {
-        let (thumb, used, attempts) = try thumbnail(GeneratorFixtures.input("documents/no-thumbnail.docx"))
-        #expect(used == "fallback")
-        #expect(thumb.isIcon)
-        #expect(
-            attempts.map(\.description) == [
-                "ooxml-thumbnail: declined: no docProps/thumbnail.jpeg or .png in the Office Open XML file",
-                "fallback: succeeded",
-            ])
-    }
-
     @Test func aMetafileThumbnailIsDeclinedWithTheReason() throws {
         let (_, used, attempts) = try thumbnail(GeneratorFixtures.input("documents/metafile.xlsx"))
         #expect(used == "fallback")
