@@ -107,7 +107,7 @@ seeds() {
     zip) find $t/VignetteCoreTests/Fixtures/containers $g/archives -name '*.zip' -o -name '*.jar'; ls Samples/archive.zip ;;
     tar) find $g/archives -name '*.tar*' -o -name '*.gz' -o -name '*.deb' -o -name '*.a'; ls Samples/*.tar.* ;;
     office) find $g/documents $t/VignetteCoreTests/Fixtures/containers -type f ! -name '*.md'; ls Samples/*.docx Samples/*.odt Samples/*.epub ;;
-    types) find Samples -maxdepth 1 -type f; find $t/VignetteCoreTests/Fixtures/containers -type f ;;
+    types) find Samples -maxdepth 1 -type f; find $t/VignetteCoreTests/Fixtures/containers -type f; ls Fuzz/seeds/office/*.doc Fuzz/seeds/office/*.xls ;;
     mime-package) ;; # Fuzz/seeds/mime-package: small packages in the freedesktop schema
     type-cache) ;; # Fuzz/seeds/type-cache: edits of the harness's own whole cache
     declarations) ls Generators/*.json Examples/*/*.json; find $t/VignetteCoreTests/Fixtures -name '*.json' -size -64k ;;

@@ -127,6 +127,12 @@ public struct TypeResolver: Sendable {
             }
         }
         if let refined = refineStructure(type, sample: sample) {
+            // A name may still say more within what the bytes proved (a Word template is a Word document).
+            if let name = names.first(where: { $0.type != refined.0 && catalog.conforms($0.type, to: refined.0.identifier) }) {
+                return TypeResolution(
+                    type: name.type, evidence: .signatureRefinedByName(container: refined.0.identifier), text: nil,
+                    source: systemFile(name.origin) ?? source)
+            }
             return TypeResolution(type: refined.0, evidence: .structure(refined.1), text: nil)
         }
         if let name = names.first(where: { $0.type != type && catalog.conforms($0.type, to: type.identifier) }) {
@@ -161,8 +167,16 @@ public struct TypeResolver: Sendable {
         return (type, best.0.rule.priority, best.1, best.0.file)
     }
 
+    /// The main stream of each OLE2 document kind, in the order tried, with its type.
+    static let compoundFileStreams = [
+        ("WordDocument", "com.microsoft.word.doc"), ("Workbook", "com.microsoft.excel.xls"), ("Book", "com.microsoft.excel.xls"),
+        ("PowerPoint Document", "com.microsoft.powerpoint.ppt"),
+    ]
+
     /// What a header beyond the signature says: an ELF `ET_DYN` flagged `DF_1_PIE` is a
-    /// position-independent executable, a TZif file with leap-second records is `tzif-leap`.
+    /// position-independent executable, a TZif file with leap-second records is `tzif-leap`,
+    /// an OLE2 compound file with a `WordDocument` stream is a Word document (`Workbook`: Excel,
+    /// `PowerPoint Document`: PowerPoint).
     func refineStructure(_ type: UniformType, sample: FileSample) -> (UniformType, String)? {
         switch type.identifier {
         case "org.freedesktop.elf-shared-library":
@@ -173,6 +187,15 @@ public struct TypeResolver: Sendable {
         case "org.iana.tzif":
             guard TZifHeader.hasLeapSeconds(sample), let leap = catalog.type(withIdentifier: "org.iana.tzif-leap") else { return nil }
             return (leap, "TZif header counts leap-second records")
+        case "com.microsoft.ole2":
+            guard let file = try? CompoundFile(sample) else { return nil }
+            for (stream, identifier) in Self.compoundFileStreams {
+                if file.entries.contains(where: { $0.type == 2 && $0.name == stream }), let type = catalog.type(withIdentifier: identifier)
+                {
+                    return (type, "compound file stream \(stream)")
+                }
+            }
+            return nil
         default:
             return nil
         }

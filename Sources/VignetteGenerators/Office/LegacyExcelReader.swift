@@ -1,3 +1,5 @@
+import VignetteCore
+
 /// The first sheets of an Excel 97–2003 workbook (BIFF8 records in the `Workbook` stream): sheet
 /// names, the shared strings, and the text, number, boolean and cached formula cells of each sheet,
 /// numbers shown through their cell format like XLSX.

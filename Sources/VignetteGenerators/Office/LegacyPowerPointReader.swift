@@ -1,3 +1,5 @@
+import VignetteCore
+
 /// The slides of a PowerPoint 97–2003 presentation: the text atoms of each slide in the
 /// `PowerPoint Document` stream, the title told by its text header.
 ///

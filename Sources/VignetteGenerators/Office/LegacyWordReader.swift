@@ -1,3 +1,5 @@
+import VignetteCore
+
 /// The main text of a Word 97–2003 document: the pieces the piece table (`Clx` in the table
 /// stream) places in the `WordDocument` stream, up to the main document's length (`ccpText`),
 /// split into paragraphs; field codes are left out and table cells become paragraphs.

@@ -1,3 +1,5 @@
+import VignetteCore
+
 /// The document properties of a legacy Office file, from its `\u{5}SummaryInformation` stream
 /// (an OLE property set: title, author, dates, counts).
 struct SummaryInformation {

@@ -1,26 +1,24 @@
-import VignetteCore
-
 /// Reads an OLE2 compound file (MS-CFB, the container of `.doc`, `.xls` and `.ppt`): its
 /// directory, and its streams with capped reads.
 ///
 /// Every chain is followed at most as many steps as its table has entries, so a loop in the
 /// allocation tables ends; every size is checked against the file before anything is read.
-struct CompoundFile {
+package struct CompoundFile {
     /// Most bytes of one stream read.
-    static let maxStreamBytes = 16 << 20
+    package static let maxStreamBytes = 16 << 20
     /// Most directory entries read.
-    static let maxEntries = 4096
+    package static let maxEntries = 4096
 
     /// One directory entry.
-    struct Entry {
+    package struct Entry {
         /// The stream or storage name.
-        var name: String
+        package var name: String
         /// 1 storage, 2 stream, 5 root.
-        var type: UInt8
+        package var type: UInt8
         /// The first sector of its data.
-        var start: UInt32
+        package var start: UInt32
         /// Its size in bytes.
-        var size: Int
+        package var size: Int
     }
 
     private let sample: FileSample
@@ -29,10 +27,10 @@ struct CompoundFile {
     private let fat: [UInt32]
     private let miniFAT: [UInt32]
     /// The directory in file order (the root first).
-    let entries: [Entry]
+    package let entries: [Entry]
 
     /// Reads the header, the allocation tables and the directory of `sample`.
-    init(_ sample: FileSample) throws {
+    package init(_ sample: FileSample) throws {
         self.sample = sample
         guard let header = sample.bytes(at: 0, count: 512), Array(header.prefix(8)) == [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]
         else { throw VignetteError(.corrupt, "no OLE2 compound file header") }
@@ -86,7 +84,7 @@ struct CompoundFile {
 
     /// The first `limit` bytes (at most `maxStreamBytes`) of stream `name` at any depth, or nil
     /// when there is none; `whole` says whether that is all of it.
-    func stream(_ name: String, limit: Int = CompoundFile.maxStreamBytes) throws -> (bytes: [UInt8], whole: Bool)? {
+    package func stream(_ name: String, limit: Int = CompoundFile.maxStreamBytes) throws -> (bytes: [UInt8], whole: Bool)? {
         guard let entry = entries.first(where: { $0.type == 2 && $0.name == name }) else { return nil }
         let wanted = min(entry.size, limit, Self.maxStreamBytes)
         var bytes: [UInt8]
@@ -128,12 +126,12 @@ struct CompoundFile {
     }
 
     /// The little-endian 16-bit value at `i` of `b`.
-    static func u16(_ b: ArraySlice<UInt8>, _ i: Int) -> UInt16 {
+    package static func u16(_ b: ArraySlice<UInt8>, _ i: Int) -> UInt16 {
         UInt16(b[b.startIndex + i]) | UInt16(b[b.startIndex + i + 1]) << 8
     }
 
     /// The little-endian 32-bit value at `i` of `b`.
-    static func u32(_ b: ArraySlice<UInt8>, _ i: Int) -> UInt32 {
+    package static func u32(_ b: ArraySlice<UInt8>, _ i: Int) -> UInt32 {
         UInt32(u16(b, i)) | UInt32(u16(b, i + 2)) << 16
     }
 }
