@@ -28,8 +28,8 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
     /// The zip directory reader and the zip listing.
     case zip
     /// Office Open XML, OpenDocument and EPUB thumbnails (zip entries, inflate, XML), pages drawn
-    /// from Office text (legacy formats too), and the text previews of Office documents, XML and
-    /// legacy (OLE2) formats.
+    /// from Office text (legacy formats too), the text previews of Office documents, XML and
+    /// legacy (OLE2) formats, and the stream listing of OLE2 files.
     case office
     /// The tar listing over plain, gzip, bzip2, xz and lzma streams, and the ar listing (static
     /// libraries; Debian packages, whose members are tar streams).
@@ -110,6 +110,7 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
             thumbnail(bytes, generator: "office-page", filename: "input.xls")
             preview(bytes, generator: "office", filename: "input.docx")
             preview(bytes, generator: "office-legacy", filename: "input.doc")
+            preview(bytes, generator: "ole2-listing", filename: "input.msg")
         case .tar:
             preview(bytes, generator: "tar-listing", filename: "input.tar")
             preview(bytes, generator: "ar-listing", filename: "input.deb")

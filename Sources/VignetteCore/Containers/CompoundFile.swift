@@ -19,7 +19,14 @@ package struct CompoundFile {
         package var start: UInt32
         /// Its size in bytes.
         package var size: Int
+        /// The directory indexes of its left and right siblings and (for a storage) its first child; `noEntry` for none.
+        package var left = CompoundFile.noEntry, right = CompoundFile.noEntry, child = CompoundFile.noEntry
     }
+
+    /// The index that links to no directory entry.
+    package static let noEntry: UInt32 = 0xFFFF_FFFF
+    /// Deepest storage nesting walked by `paths`.
+    package static let maxDepth = 32
 
     private let sample: FileSample
     private let sectorSize: Int
@@ -76,10 +83,45 @@ package struct CompoundFile {
                 ? Int(Self.u32(raw, 0x78)) : Int(clamping: UInt64(Self.u32(raw, 0x78)) | UInt64(Self.u32(raw, 0x7C)) << 32)
             entries.append(
                 Entry(
-                    name: String(decoding: units, as: UTF16.self), type: raw[raw.startIndex + 0x42], start: Self.u32(raw, 0x74), size: size)
-            )
+                    name: String(decoding: units, as: UTF16.self), type: raw[raw.startIndex + 0x42], start: Self.u32(raw, 0x74), size: size,
+                    left: Self.u32(raw, 0x44), right: Self.u32(raw, 0x48), child: Self.u32(raw, 0x4C)))
         }
         self.entries = entries
+    }
+
+    /// Every stream and storage under the root with its path ("Storage/Stream"), in directory
+    /// order of each storage's children; each entry is visited once, so links that loop or
+    /// share entries end, and storages deeper than `maxDepth` are not entered.
+    package func paths() -> [(path: String, entry: Entry)] {
+        guard let root = entries.first, root.type == 5 else { return [] }
+        var out: [(path: String, entry: Entry)] = []
+        var seen: Set<UInt32> = [0]
+        // Children are a tree of siblings: walk it in order, with an explicit stack.
+        func children(of first: UInt32) -> [UInt32] {
+            var result: [UInt32] = []
+            var stack: [UInt32] = []
+            var current = first
+            while true {
+                while current != Self.noEntry, Int(current) < entries.count, seen.insert(current).inserted {
+                    stack.append(current)
+                    current = entries[Int(current)].left
+                }
+                guard let next = stack.popLast() else { return result }
+                result.append(next)
+                current = entries[Int(next)].right
+            }
+        }
+        var pending: [(index: UInt32, prefix: String, depth: Int)] = children(of: root.child).reversed().map { ($0, "", 1) }
+        while let (index, prefix, depth) = pending.popLast() {
+            let entry = entries[Int(index)]
+            guard entry.type == 1 || entry.type == 2 else { continue }
+            let path = prefix + entry.name
+            out.append((path, entry))
+            if entry.type == 1, depth < Self.maxDepth {
+                pending += children(of: entry.child).reversed().map { ($0, path + "/", depth + 1) }
+            }
+        }
+        return out
     }
 
     /// The first `limit` bytes (at most `maxStreamBytes`) of stream `name` at any depth, or nil
