@@ -85,6 +85,8 @@ enum HealthProbe {
         var received = 0
         while received < buffer.count, !buffer[..<received].contains(0x0A) {
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress! + received, $0.count - received, 0) }
+            // With SO_RCVTIMEO set, a signal fails recv with EINTR even under SA_RESTART (signal(7)).
+            if n < 0, errno == EINTR { continue }
             if n < 0 { return failure(errno) }
             if n == 0 { break }
             received += n

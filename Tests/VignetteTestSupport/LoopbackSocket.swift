@@ -31,6 +31,7 @@ public final class LoopbackSocket {
         var sent = 0
         while sent < bytes.count {
             let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n < 0, errno == EINTR { continue }
             if n <= 0 { return }
             sent += n
         }
@@ -42,6 +43,7 @@ public final class LoopbackSocket {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n < 0, errno == EINTR { continue }
             if n == 0 { return true }
             if n < 0 { return errno == ECONNRESET }
         }
@@ -68,6 +70,9 @@ public final class LoopbackSocket {
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            // A signal (another test's child exiting) interrupts a recv that has SO_RCVTIMEO set,
+            // even under SA_RESTART (signal(7)); that is no end of the answer.
+            if n < 0, errno == EINTR { continue }
             if n <= 0 { break }
             result += buffer[..<n]
         }
