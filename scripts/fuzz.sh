@@ -121,7 +121,7 @@ seeds() {
     plist) ls Samples/*.plist Samples/*.yaml Samples/*.toml ;;
     imaginary) ;; # Fuzz/seeds/imaginary: the operations Nextcloud's provider sends
     image-metadata) find $g/exif -name '*.jpg'; ls Samples/logo.png; find $t/VignetteImagingTests/Fixtures/webp -name '*.webp' | head -5 ;;
-    mail) ls Samples/*.eml Samples/*.ics Samples/*.vcf ;;
+    mail) ls Samples/*.eml Samples/*.ics Samples/*.vcf $g/outlook/outer.msg ;;
     esac
     [ -d "Fuzz/seeds/$1" ] && find "Fuzz/seeds/$1" -type f
     [ -d "Tests/Fixtures/fuzz/$1" ] && find "Tests/Fixtures/fuzz/$1" -type f ! -name README.md

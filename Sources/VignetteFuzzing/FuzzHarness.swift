@@ -44,7 +44,8 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
     case xml
     /// Property lists (binary and XML), YAML and TOML.
     case plist
-    /// E-mail messages and mailboxes (MIME, RFC 2047, quoted-printable, base64), iCalendar and vCard.
+    /// E-mail messages and mailboxes (MIME, RFC 2047, quoted-printable, base64), Outlook `.msg`
+    /// messages, iCalendar and vCard.
     case mail
     /// The viewer fallback (file facts, hex dump and printable strings), and the previews that
     /// answer before it for some binaries: time zone files, terminfo entries, executables, binary EPS.
@@ -127,6 +128,7 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
             preview(bytes, generator: "mail", filename: "input.eml")
             preview(bytes, generator: "mail", filename: "input.mbox")
             preview(bytes, generator: "calendar", filename: "input.ics")
+            preview(bytes, generator: "outlook-message", filename: "input.msg")
             preview(bytes, generator: "contacts", filename: "input.vcf")
         case .fallback:
             preview(bytes, generator: "fallback", filename: "input.bin")

@@ -35,6 +35,7 @@ public enum BuiltInGenerators {
         registry.register(MarkupGenerator(catalog: catalog))
         registry.register(StructuredTextGenerator())
         registry.register(MailPreviewGenerator())
+        registry.register(OutlookMessageGenerator())
         registry.register(CalendarPreviewGenerator())
         registry.register(ContactPreviewGenerator())
         registry.register(ZipListingGenerator(limits: options.archiveLimits))

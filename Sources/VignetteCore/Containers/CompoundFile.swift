@@ -128,6 +128,13 @@ package struct CompoundFile {
     /// when there is none; `whole` says whether that is all of it.
     package func stream(_ name: String, limit: Int = CompoundFile.maxStreamBytes) throws -> (bytes: [UInt8], whole: Bool)? {
         guard let entry = entries.first(where: { $0.type == 2 && $0.name == name }) else { return nil }
+        return try contents(of: entry, limit: limit)
+    }
+
+    /// The first `limit` bytes (at most `maxStreamBytes`) of the stream `entry` (one of
+    /// `entries` or `paths()`); `whole` says whether that is all of it.
+    package func contents(of entry: Entry, limit: Int = CompoundFile.maxStreamBytes) throws -> (bytes: [UInt8], whole: Bool) {
+        let name = entry.name
         let wanted = min(entry.size, limit, Self.maxStreamBytes)
         var bytes: [UInt8]
         if entry.size < miniCutoff, let root = entries.first, root.type == 5 {

@@ -176,7 +176,7 @@ public struct TypeResolver: Sendable {
     /// What a header beyond the signature says: an ELF `ET_DYN` flagged `DF_1_PIE` is a
     /// position-independent executable, a TZif file with leap-second records is `tzif-leap`,
     /// an OLE2 compound file with a `WordDocument` stream is a Word document (`Workbook`: Excel,
-    /// `PowerPoint Document`: PowerPoint).
+    /// `PowerPoint Document`: PowerPoint), one with Outlook's property storages a message.
     func refineStructure(_ type: UniformType, sample: FileSample) -> (UniformType, String)? {
         switch type.identifier {
         case "org.freedesktop.elf-shared-library":
@@ -194,6 +194,12 @@ public struct TypeResolver: Sendable {
                 {
                     return (type, "compound file stream \(stream)")
                 }
+            }
+            if file.entries.contains(where: { $0.type == 1 && $0.name == "__nameid_version1.0" }),
+                file.entries.contains(where: { $0.type == 2 && $0.name == "__properties_version1.0" }),
+                let message = catalog.type(withIdentifier: "com.microsoft.outlook.message")
+            {
+                return (message, "compound file with __nameid_version1.0 and __properties_version1.0")
             }
             return nil
         default:

@@ -22,21 +22,32 @@ struct MailPage {
 
     /// Lays out `message`, its body cut at `maxBodyBytes` bytes and `maxBodyLines` lines.
     init(_ message: MailMessage, maxBodyBytes: Int, maxBodyLines: Int) {
-        let rows = Self.shownFields.compactMap { name in message.header.joinedText(name).map { (name, $0) } }
+        self.init(
+            rows: Self.shownFields.compactMap { name in message.header.joinedText(name).map { (name, $0) } },
+            bodyParts: message.bodyParts, attachments: message.attachments, notes: message.notes, maxBodyBytes: maxBodyBytes,
+            maxBodyLines: maxBodyLines)
+    }
+
+    /// Lays out a message given as its header rows (name, value), body parts, attachments and
+    /// notes, the body cut at `maxBodyBytes` bytes and `maxBodyLines` lines.
+    init(
+        rows: [(String, String)], bodyParts: [MailMessage.BodyPart], attachments: [MailMessage.Attachment], notes: [String],
+        maxBodyBytes: Int, maxBodyLines: Int
+    ) {
         var lines = rows.map { "\(($0.0 + ":").padding(toLength: 9, withPad: " ", startingAt: 0))\($0.1)" }
         var html = "<table class=\"vignette-mail-headers\">\n"
         for (name, value) in rows { html += "<tr><th>\(name)</th><td>\(HTML.escape(value))</td></tr>\n" }
         html += "</table>\n"
 
-        let body = Self.plainBody(message.bodyParts)
+        let body = Self.plainBody(bodyParts)
         let (shown, cutMarker) = Self.cut(body, maxBytes: maxBodyBytes, maxLines: maxBodyLines)
         lines.append("")
         lines.append(shown.isEmpty ? "(no text in the body)" : shown)
         if let cutMarker { lines.append(cutMarker) }
         if shown.isEmpty {
             html += "<p class=\"vignette-empty\">(no text in the body)</p>\n"
-        } else if cutMarker == nil && message.bodyParts.contains(where: \.isHTML) {
-            for part in message.bodyParts {
+        } else if cutMarker == nil && bodyParts.contains(where: \.isHTML) {
+            for part in bodyParts {
                 html +=
                     part.isHTML
                     ? "<div class=\"vignette-mail-body\">\(HTMLSanitizer.sanitize(part.text))</div>\n"
@@ -47,11 +58,11 @@ struct MailPage {
         }
         if let cutMarker { html += "<p class=\"vignette-cut\">\(HTML.escape(cutMarker))</p>\n" }
 
-        if !message.attachments.isEmpty {
-            let count = message.attachments.count
+        if !attachments.isEmpty {
+            let count = attachments.count
             lines.append("")
             lines.append("Attachments (\(count)):")
-            let listed = message.attachments.prefix(Self.maxAttachments)
+            let listed = attachments.prefix(Self.maxAttachments)
             let more = count > listed.count ? "… and \(CountText.grouped(count - listed.count)) more" : nil
             let names = listed.map(\.name)
             let width = min(Self.nameColumn, names.map(\.count).max() ?? 0)
@@ -74,11 +85,11 @@ struct MailPage {
                 html += "<p class=\"vignette-cut\">\(HTML.escape(more))</p>\n"
             }
         }
-        if !message.notes.isEmpty {
+        if !notes.isEmpty {
             lines.append("")
             lines.append("Notes:")
-            lines += message.notes.map { "  - \($0)" }
-            html += "<ul class=\"vignette-note\">\n" + message.notes.map { "<li>\(HTML.escape($0))</li>\n" }.joined() + "</ul>\n"
+            lines += notes.map { "  - \($0)" }
+            html += "<ul class=\"vignette-note\">\n" + notes.map { "<li>\(HTML.escape($0))</li>\n" }.joined() + "</ul>\n"
         }
         text = lines.joined(separator: "\n")
         self.html = html
