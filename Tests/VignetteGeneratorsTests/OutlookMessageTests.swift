@@ -60,4 +60,14 @@ struct OutlookMessageTests {
             try OutlookMessageGenerator().makePreview(for: input, request: PreviewRequest())
         }
     }
+
+    @Test func theThumbnailIsTheMessageOnAPage() throws {
+        let (thumb, used, _) = try GeneratorFixtures.registry.thumbnail(
+            for: GeneratorFixtures.input("outlook/other.msg"), request: ThumbnailRequest(maxPixelSize: 256))
+        #expect(used == "outlook-message")
+        #expect(thumb.bitmap.width == 181 && thumb.bitmap.height == 256)
+        #expect(!thumb.isIcon)
+        // Text is drawn: some pixels are dark.
+        #expect(stride(from: 0, to: thumb.bitmap.pixels.count, by: 4).contains { thumb.bitmap.pixels[$0] < 100 })
+    }
 }

@@ -1,8 +1,10 @@
 public import VignetteCore
+import VignetteImaging
 
 /// Previews of Outlook messages (`.msg`): the header rows, body and attachment list of an
-/// e-mail preview, read from the message's compound file (`OutlookMessage`).
-public struct OutlookMessageGenerator: BuiltInGenerator, PreviewGenerating {
+/// e-mail preview, read from the message's compound file (`OutlookMessage`); their thumbnails
+/// are the start of that text on a page, as text files' are.
+public struct OutlookMessageGenerator: BuiltInGenerator, PreviewGenerating, ThumbnailGenerating {
     /// `outlook-message`.
     public let identifier = "outlook-message"
     /// Outlook messages.
@@ -25,5 +27,16 @@ public struct OutlookMessageGenerator: BuiltInGenerator, PreviewGenerating {
             subject = String(subject.prefix(MailPreviewGenerator.maxTitleSubject - 1)) + "…"
         }
         return TextPreview(title: "Outlook message: " + subject, text: page.text, html: page.html, truncated: page.truncated)
+    }
+
+    /// The message's header rows and the start of its body on an A4 page (`TextThumbnailGenerator.page`).
+    public func makeThumbnail(for input: GeneratorInput, request: ThumbnailRequest) throws -> GeneratedThumbnail {
+        let message = try OutlookMessage(try CompoundFile(try input.randomAccess()))
+        // A page shows about 30 lines; this is more than fits.
+        let page = MailPage(
+            rows: message.rows, bodyParts: message.bodyParts, attachments: [], notes: [], maxBodyBytes: 8 << 10, maxBodyLines: 60)
+        let bitmap = try TextThumbnailGenerator.page(
+            text: page.text, font: try SystemFonts.face(.sans), monospace: false, targetPixels: request.targetPixels)
+        return GeneratedThumbnail(bitmap: bitmap)
     }
 }
