@@ -191,3 +191,37 @@ struct OfficePageTests {
         #expect(ContinuousClock.now - start < .seconds(10))
     }
 }
+
+extension OfficePageTests {
+    /// A DOCX with the given picture as `docProps/thumbnail.jpeg` and one paragraph of text.
+    private func docx(thumbnail: Bitmap) throws -> GeneratorInput {
+        upload(
+            [
+                OfficeZipBuilder.stored("[Content_Types].xml", "<Types/>"),
+                OfficeZipBuilder.Entry(name: "docProps/thumbnail.jpeg", data: try ImageEncoder.jpeg(thumbnail, quality: 75)),
+                OfficeZipBuilder.stored(
+                    "word/document.xml", "<w:document><w:body><w:p><w:r><w:t>Report</w:t></w:r></w:p></w:body></w:document>"),
+            ], named: "generated.docx")
+    }
+
+    @Test func aBlankEmbeddedPreviewGivesWayToThePageDrawnFromTheText() throws {
+        // python-docx and python-pptx put a white picture like this one in every file they write.
+        let white = Bitmap(width: 395, height: 512, pixels: [UInt8](repeating: 255, count: 395 * 512 * 4))
+        let (thumb, used, attempts) = try GeneratorFixtures.registry.thumbnail(
+            for: try docx(thumbnail: white), request: ThumbnailRequest(maxPixelSize: 64))
+        #expect(used == "office-page")
+        #expect(!thumb.isIcon)
+        #expect(
+            attempts.map(\.description) == [
+                "ooxml-thumbnail: declined: docProps/thumbnail.jpeg is blank (one colour all over)", "office-page: succeeded",
+            ])
+    }
+
+    @Test func anEmbeddedPreviewWithAnythingOnItIsKept() throws {
+        var pixels = [UInt8](repeating: 255, count: 64 * 64 * 4)
+        for i in stride(from: 0, to: 64 * 4 * 8, by: 4) { pixels[i] = 0; pixels[i + 1] = 0; pixels[i + 2] = 0 }
+        let (_, used, _) = try GeneratorFixtures.registry.thumbnail(
+            for: try docx(thumbnail: Bitmap(width: 64, height: 64, pixels: pixels)), request: ThumbnailRequest(maxPixelSize: 64))
+        #expect(used == "ooxml-thumbnail")
+    }
+}

@@ -7,6 +7,12 @@ struct EmbeddedImageReader {
     let thumbnailer: ImageThumbnailer
     /// Most uncompressed bytes of an embedded image read.
     var maxBytes: Int = ZipEntryReader.defaultMaxBytes
+    /// Whether a picture of one colour all over is declined (an Office preview that shows
+    /// nothing, as every file python-docx and python-pptx write carries), so that a generator
+    /// drawing the document itself answers instead.
+    var declinesBlank = false
+    /// How far apart two channel values may be in a picture that counts as one colour (JPEG noise).
+    static let blankTolerance: UInt8 = 3
 
     /// The archive and its directory, or a failure naming what is wrong with the zip.
     static func open(_ input: GeneratorInput) throws -> (FileSample, ZipDirectory) {
@@ -32,11 +38,26 @@ struct EmbeddedImageReader {
         }
         do {
             let image = try thumbnailer.thumbnail(bytes: bytes, type: type, request: request)
+            if declinesBlank, Self.isBlank(image.bitmap) {
+                throw VignetteError(.declined, "\(entry.name) is blank (one colour all over)")
+            }
             return GeneratedThumbnail(bitmap: image.bitmap, warnings: image.warnings)
         } catch let error as VignetteError where error.code == .refused {
             // Only the stored picture is over the limits: a generator that renders the document
             // itself may still draw it, so this is no refusal of the file.
             throw VignetteError(.limitExceeded, "\(entry.name): \(error.reason)")
         }
+    }
+
+    /// Whether every pixel of `bitmap` has the first pixel's colour, within `blankTolerance`.
+    static func isBlank(_ bitmap: Bitmap) -> Bool {
+        let p = bitmap.pixels
+        guard p.count >= 4 else { return false }
+        let first = (p[0], p[1], p[2], p[3])
+        func near(_ a: UInt8, _ b: UInt8) -> Bool { (a > b ? a - b : b - a) <= blankTolerance }
+        for i in stride(from: 0, to: p.count - 3, by: 4) {
+            guard near(p[i], first.0), near(p[i + 1], first.1), near(p[i + 2], first.2), near(p[i + 3], first.3) else { return false }
+        }
+        return true
     }
 }

@@ -13,10 +13,11 @@ public struct OfficeOpenXMLThumbnailGenerator: BuiltInGenerator, ThumbnailGenera
 
     /// Creates the generator over a catalog, with decoding caps.
     public init(catalog: TypeCatalog, limits: ImageLimits = .standard) {
-        reader = EmbeddedImageReader(thumbnailer: ImageThumbnailer(resolver: TypeResolver(catalog: catalog), limits: limits))
+        reader = EmbeddedImageReader(
+            thumbnailer: ImageThumbnailer(resolver: TypeResolver(catalog: catalog), limits: limits), declinesBlank: true)
     }
 
-    /// Decodes `docProps/thumbnail.jpeg` (or `.jpg`, `.png`); declines for none, or a Windows metafile.
+    /// Decodes `docProps/thumbnail.jpeg` (or `.jpg`, `.png`); declines for none, a Windows metafile, or a blank picture.
     public func makeThumbnail(for input: GeneratorInput, request: ThumbnailRequest) throws -> GeneratedThumbnail {
         let (sample, directory) = try EmbeddedImageReader.open(input)
         let candidates = directory.entries.filter { $0.name.lowercased().hasPrefix("docprops/thumbnail.") }

@@ -15,10 +15,11 @@ public struct OpenDocumentThumbnailGenerator: BuiltInGenerator, ThumbnailGenerat
 
     /// Creates the generator over a catalog, with decoding caps.
     public init(catalog: TypeCatalog, limits: ImageLimits = .standard) {
-        reader = EmbeddedImageReader(thumbnailer: ImageThumbnailer(resolver: TypeResolver(catalog: catalog), limits: limits))
+        reader = EmbeddedImageReader(
+            thumbnailer: ImageThumbnailer(resolver: TypeResolver(catalog: catalog), limits: limits), declinesBlank: true)
     }
 
-    /// Decodes `Thumbnails/thumbnail.png` at the requested size; declines when there is none.
+    /// Decodes `Thumbnails/thumbnail.png` at the requested size; declines when there is none or it is blank.
     public func makeThumbnail(for input: GeneratorInput, request: ThumbnailRequest) throws -> GeneratedThumbnail {
         let (sample, directory) = try EmbeddedImageReader.open(input)
         guard let entry = directory.entries.first(where: { $0.name == Self.entryName }) else {
