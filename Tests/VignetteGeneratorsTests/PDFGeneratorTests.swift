@@ -7,7 +7,9 @@ import VignetteImaging
 
 @Suite("PDFs: facts, text and page 1 through poppler in a child")
 struct PDFGeneratorTests {
-    static let generator = PDFGenerator()
+    // These tests check what poppler reads, not the child's time limit: with the default 10 s,
+    // a fresh-clone CI run sharing the two cores with a release build once ran out of time.
+    static let generator = PDFGenerator(limits: PDFReader.Limits(timeoutMilliseconds: 120_000))
     static let pdftotext = "/usr/bin/pdftotext"
     static let sharedCorpus =
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
