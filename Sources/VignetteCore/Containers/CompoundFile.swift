@@ -33,6 +33,10 @@ package struct CompoundFile {
     private let miniCutoff: Int
     private let fat: [UInt32]
     private let miniFAT: [UInt32]
+    /// The sectors holding the mini stream (the root entry's data), in order, as far as its
+    /// chain is intact and up to `maxStreamBytes`: a small stream's 64-byte sectors are read
+    /// through it one by one, not by reading the whole mini stream for each.
+    private let miniStreamSectors: [UInt32]
     /// The directory in file order (the root first).
     package let entries: [Entry]
 
@@ -87,6 +91,16 @@ package struct CompoundFile {
                     left: Self.u32(raw, 0x44), right: Self.u32(raw, 0x48), child: Self.u32(raw, 0x4C)))
         }
         self.entries = entries
+        var chain: [UInt32] = []
+        if let root = entries.first, root.type == 5 {
+            let count = (min(root.size, Self.maxStreamBytes) + sectorSize - 1) / sectorSize
+            var sector = root.start
+            while sector < 0xFFFF_FFFA, chain.count < count, Int(sector) < fat.count {
+                chain.append(sector)
+                sector = fat[Int(sector)]
+            }
+        }
+        miniStreamSectors = chain
     }
 
     /// Every stream and storage under the root with its path ("Storage/Stream"), in directory
@@ -138,17 +152,17 @@ package struct CompoundFile {
         let wanted = min(entry.size, limit, Self.maxStreamBytes)
         var bytes: [UInt8]
         if entry.size < miniCutoff, let root = entries.first, root.type == 5 {
-            let mini = try Self.read(
-                sample, chain: root.start, table: fat, sectorSize: sectorSize, limit: min(root.size, Self.maxStreamBytes))
             bytes = []
             var sector = entry.start
             var steps = 0
             while sector < 0xFFFF_FFFA, bytes.count < wanted, steps <= miniFAT.count {
                 let offset = Int(sector) * 64
-                guard offset + 64 <= mini.count, Int(sector) < miniFAT.count else {
-                    throw VignetteError(.corrupt, "stream \(name) runs past the compound file's mini stream")
-                }
-                bytes += mini[offset..<(offset + 64)]
+                let holder = offset / sectorSize
+                guard holder < miniStreamSectors.count, Int(sector) < miniFAT.count,
+                    let block = sample.bytes(
+                        at: (Int(miniStreamSectors[holder]) + 1) * sectorSize + offset % sectorSize, count: 64)
+                else { throw VignetteError(.corrupt, "stream \(name) runs past the compound file's mini stream") }
+                bytes += block
                 sector = miniFAT[Int(sector)]
                 steps += 1
             }
