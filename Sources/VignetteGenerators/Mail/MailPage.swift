@@ -11,6 +11,20 @@ struct MailPage {
     /// Attachments listed at most; a line says how many more there are.
     static let maxAttachments = 100
 
+    /// Body lines a preview of `maxLines` lines leaves, once the header rows, `attachments`
+    /// attachment lines and `notes` notes are counted (at least one).
+    static func bodyLines(within maxLines: Int, attachments: Int, notes: Int) -> Int {
+        max(maxLines - (shownFields.count + attachments + notes + 6), 1)
+    }
+
+    /// `subject` for a preview's title: "(no subject)" when there is none, cut with `…` at
+    /// `MailPreviewGenerator.maxTitleSubject` characters.
+    static func titleSubject(_ subject: String?) -> String {
+        let limit = MailPreviewGenerator.maxTitleSubject
+        guard let subject, !subject.isEmpty else { return "(no subject)" }
+        return subject.count > limit ? String(subject.prefix(limit - 1)) + "…" : subject
+    }
+
     /// The plain-text rendering.
     let text: String
     /// The HTML rendering.

@@ -41,16 +41,16 @@ public struct MailPreviewGenerator: BuiltInGenerator, PreviewGenerating {
         guard !message.header.fields.isEmpty else {
             throw VignetteError(.corrupt, "no header fields at the start: not an e-mail message")
         }
-        let other = MailPage.shownFields.count + message.attachments.count + message.notes.count + 6
-        let page = MailPage(message, maxBodyBytes: max(request.maxBytes, 1), maxBodyLines: max(request.maxLines - other, 1))
+        let page = MailPage(
+            message, maxBodyBytes: max(request.maxBytes, 1),
+            maxBodyLines: MailPage.bodyLines(within: request.maxLines, attachments: message.attachments.count, notes: message.notes.count))
         var text = page.text
         var html = page.html
         if let readCut {
             text += "\n" + readCut
             html += "<p class=\"vignette-cut\">\(HTML.escape(readCut))</p>\n"
         }
-        var subject = message.header.text("Subject").flatMap { $0.isEmpty ? nil : $0 } ?? "(no subject)"
-        if subject.count > Self.maxTitleSubject { subject = String(subject.prefix(Self.maxTitleSubject - 1)) + "…" }
+        let subject = MailPage.titleSubject(message.header.text("Subject"))
         return TextPreview(title: "E-mail: " + subject, text: text, html: html, truncated: page.truncated || cut)
     }
 

@@ -18,15 +18,13 @@ public struct OutlookMessageGenerator: BuiltInGenerator, PreviewGenerating, Thum
     /// "Outlook message: Subject" with the message laid out as an e-mail.
     public func makePreview(for input: GeneratorInput, request: PreviewRequest) throws -> TextPreview {
         let message = try OutlookMessage(try CompoundFile(try input.randomAccess()))
-        let other = MailPage.shownFields.count + message.attachments.count + message.notes.count + 6
         let page = MailPage(
             rows: message.rows, bodyParts: message.bodyParts, attachments: message.attachments, notes: message.notes,
-            maxBodyBytes: max(request.maxBytes, 1), maxBodyLines: max(request.maxLines - other, 1))
-        var subject = message.subject ?? "(no subject)"
-        if subject.count > MailPreviewGenerator.maxTitleSubject {
-            subject = String(subject.prefix(MailPreviewGenerator.maxTitleSubject - 1)) + "…"
-        }
-        return TextPreview(title: "Outlook message: " + subject, text: page.text, html: page.html, truncated: page.truncated)
+            maxBodyBytes: max(request.maxBytes, 1),
+            maxBodyLines: MailPage.bodyLines(within: request.maxLines, attachments: message.attachments.count, notes: message.notes.count))
+        return TextPreview(
+            title: "Outlook message: " + MailPage.titleSubject(message.subject), text: page.text, html: page.html,
+            truncated: page.truncated)
     }
 
     /// The message's header rows and the start of its body on an A4 page (`TextThumbnailGenerator.page`).

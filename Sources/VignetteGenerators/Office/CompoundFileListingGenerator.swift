@@ -1,7 +1,7 @@
 public import VignetteCore
 
-/// Previews of OLE2 compound files that no more specific generator reads (Outlook messages,
-/// installers, Visio, Publisher, damaged Office files…): the streams they hold, as a tree with
+/// Previews of OLE2 compound files that no more specific generator reads (installers, Visio,
+/// Publisher, damaged Office or Outlook files…): the streams they hold, as a tree with
 /// storages as folders. An Office document saved with a password (an OOXML file encrypted into
 /// a compound file, which `file` calls "CDFV2 Encrypted") is said to be one first, with its
 /// cipher: nothing else about it can be read without the password.
@@ -29,9 +29,9 @@ public struct CompoundFileListingGenerator: BuiltInGenerator, PreviewGenerating 
             kind: "OLE2 compound file", rootName: input.filename ?? "(upload)", entries: entries, compressedSize: nil, note: nil
         ).preview(maxShown: request.maxLines)
         guard let package = paths.first(where: { $0.path == "EncryptedPackage" && $0.entry.type == 2 }),
-            paths.contains(where: { $0.path == "EncryptionInfo" })
+            let info = paths.first(where: { $0.path == "EncryptionInfo" && $0.entry.type == 2 })
         else { return listing }
-        let cipher = try file.stream("EncryptionInfo", limit: 64 << 10).flatMap { Self.cipher(ofEncryptionInfo: $0.bytes) }
+        let cipher = Self.cipher(ofEncryptionInfo: try file.contents(of: info.entry, limit: 64 << 10).bytes)
         let headline =
             "This Office document is protected by a password: its content (EncryptedPackage, \(ByteCount.text(package.entry.size))) is encrypted"
             + (cipher.map { " with \($0)" } ?? "") + ", and cannot be shown without the password."

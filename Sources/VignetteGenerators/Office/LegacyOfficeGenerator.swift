@@ -33,10 +33,11 @@ public struct LegacyOfficeGenerator: BuiltInGenerator, PreviewGenerating {
     /// main stream cannot be read, its strings under a heading if `strings`, else nothing more.
     static func document(of input: GeneratorInput, budget: Int, properties: Bool, strings: Bool) throws -> OfficeDocument {
         let file = try CompoundFile(try input.randomAccess())
-        let fields = try file.stream("\u{5}SummaryInformation", limit: 64 << 10).map { SummaryInformation($0.bytes).fields } ?? []
+        let fields =
+            properties ? try file.stream("\u{5}SummaryInformation", limit: 64 << 10).map { SummaryInformation($0.bytes).fields } ?? [] : []
         var document = OfficeDocument(budget: budget)
         let width = fields.map(\.label.count).max() ?? 0
-        for field in fields where properties {
+        for field in fields {
             let padding = String(repeating: " ", count: width - field.label.count + 1)
             document.append(.listItem(level: 0, marker: "", text: field.label + ":" + padding + field.value))
         }

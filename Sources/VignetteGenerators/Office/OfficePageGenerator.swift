@@ -24,25 +24,27 @@ public struct OfficePageGenerator: BuiltInGenerator, ThumbnailGenerating {
     /// Characters of text read: a page never shows more.
     public static let budget = 16 << 10
     private let catalog: TypeCatalog
-    private let readable: [String]
+    /// The types whose text the `office` preview reads.
+    private let modernTypes = OfficePreviewGenerator().supportedTypes
+    /// The types whose text the `office-legacy` preview reads.
+    private let legacyTypes = LegacyOfficeGenerator().supportedTypes
 
     /// Creates the generator over a catalog.
     public init(catalog: TypeCatalog) {
         self.catalog = catalog
-        readable = OfficePreviewGenerator().supportedTypes + LegacyOfficeGenerator().supportedTypes
     }
 
     /// The first page of the document; declines a type whose text is not read (a drawing, a
     /// formula) and a document with no text.
     public func makeThumbnail(for input: GeneratorInput, request: ThumbnailRequest) throws -> GeneratedThumbnail {
-        guard readable.contains(where: { catalog.conforms(input.type, to: $0) }) else {
+        let document: OfficeDocument
+        if legacyTypes.contains(where: { catalog.conforms(input.type, to: $0) }) {
+            document = try LegacyOfficeGenerator.document(of: input, budget: Self.budget, properties: false, strings: false)
+        } else if modernTypes.contains(where: { catalog.conforms(input.type, to: $0) }) {
+            document = try OfficePreviewGenerator.document(of: input, budget: Self.budget)
+        } else {
             throw VignetteError(.declined, "Vignette does not read the text of \(input.type.localizedDescription) files")
         }
-        let legacy = LegacyOfficeGenerator().supportedTypes.contains { catalog.conforms(input.type, to: $0) }
-        let document =
-            legacy
-            ? try LegacyOfficeGenerator.document(of: input, budget: Self.budget, properties: false, strings: false)
-            : try OfficePreviewGenerator.document(of: input, budget: Self.budget)
         guard !document.blocks.isEmpty else { throw VignetteError(.declined, "the document has no text to draw") }
         let layout: OfficePage.Layout =
             catalog.conforms(input.type, to: "public.spreadsheet")
