@@ -1,5 +1,5 @@
-/* vgn_lazy.c - libheif, libjxl, LibRaw, libtiff, LittleCMS and libwebp opened on first use (see
- * vgn_library_load, vgn_lazy.h).
+/* vgn_lazy.c - libheif, libjxl, LibRaw, libtiff, LittleCMS, libwebp and fontconfig opened on first
+ * use (see vgn_library_load, vgn_lazy.h).
  *
  * Linked normally, the first three load eleven more libraries into every process and run their
  * constructors (highway times its clock, libde265 fills tables): about 8 ms of CPU before main,
@@ -20,7 +20,7 @@
 
 #include "vgn_lazy.h"
 
-#define VGN_LIB_COUNT 8
+#define VGN_LIB_COUNT 9
 
 static pthread_mutex_t vgn_lazy_lock = PTHREAD_MUTEX_INITIALIZER;
 static void *vgn_lazy_handles[VGN_LIB_COUNT];
@@ -46,6 +46,7 @@ static const char *vgn_lazy_name(vgn_library library, char *versioned, size_t n,
     case VGN_LIB_LCMS: name = "LittleCMS", *plain = "liblcms2.so", pattern = "liblcms2.so.%d", number = 2; break;
     case VGN_LIB_WEBP: name = "libwebp", *plain = "libwebp.so", pattern = "libwebp.so.%d", number = 7; break;
     case VGN_LIB_WEBPDEMUX: name = "libwebpdemux", *plain = "libwebpdemux.so", pattern = "libwebpdemux.so.%d", number = 2; break;
+    case VGN_LIB_FONTCONFIG: name = "fontconfig", *plain = "libfontconfig.so", pattern = "libfontconfig.so.%d", number = 1; break;
     default: *plain = NULL; return NULL;
     }
     snprintf(versioned, n, pattern, number);

@@ -97,8 +97,9 @@ void vgn_font_close(vgn_font *f)
     free(f);
 }
 
-/* Takes ownership of `data` (malloc'd), also on failure. */
-static vgn_font *open_owned(uint8_t *data, size_t size, long face_index, int hinting, vgn_error *err)
+/* Takes ownership of `data` (malloc'd), also on failure; with no data, FreeType reads the
+ * file at `path` as it needs it (trusted system fonts only). */
+static vgn_font *open_face(uint8_t *data, size_t size, const char *path, long face_index, int hinting, vgn_error *err)
 {
     FT_Error e;
     vgn_font *f = (vgn_font *)calloc(1, sizeof *f);
@@ -114,7 +115,7 @@ static vgn_font *open_owned(uint8_t *data, size_t size, long face_index, int hin
         fail(err, VGN_E_STATE, "face index out of range");
         return NULL;
     }
-    if (size == 0) {
+    if (size == 0 && path == NULL) {
         vgn_font_close(f);
         fail(err, VGN_E_INVALID, "the file is empty");
         return NULL;
@@ -126,7 +127,10 @@ static vgn_font *open_owned(uint8_t *data, size_t size, long face_index, int hin
         ft_fail(err, e, "cannot start FreeType");
         return NULL;
     }
-    e = FT_New_Memory_Face(f->library, f->data, (FT_Long)size, face_index, &f->face);
+    if (path != NULL)
+        e = FT_New_Face(f->library, path, face_index, &f->face);
+    else
+        e = FT_New_Memory_Face(f->library, f->data, (FT_Long)size, face_index, &f->face);
     if (e != 0) {
         f->face = NULL;
         vgn_font_close(f);
@@ -163,7 +167,7 @@ vgn_font *vgn_font_open_memory(const uint8_t *data, size_t size, long face_index
     }
     if (size)
         memcpy(copy, data, size);
-    return open_owned(copy, size, face_index, hinting, err);
+    return open_face(copy, size, NULL, face_index, hinting, err);
 }
 
 vgn_font *vgn_font_open(const char *path, long face_index, int hinting, vgn_error *err)
@@ -212,7 +216,16 @@ vgn_font *vgn_font_open(const char *path, long face_index, int hinting, vgn_erro
             return NULL;
         }
     }
-    return open_owned(buf.data, buf.size, face_index, hinting, err);
+    return open_face(buf.data, buf.size, NULL, face_index, hinting, err);
+}
+
+vgn_font *vgn_font_open_system(const char *path, long face_index, vgn_error *err)
+{
+    if (path == NULL) {
+        fail(err, VGN_E_STATE, "no font path");
+        return NULL;
+    }
+    return open_face(NULL, 0, path, face_index, 1, err);
 }
 
 static void copy_name(char *dst, size_t cap, const char *src)

@@ -7,13 +7,17 @@ import VignetteCore
 /// Each face owns its FreeType library and a copy of the font bytes, and a lock serialises
 /// its calls, so a face may be shared between threads (two faces never contend).
 /// Untrusted fonts should be opened with `hinting: false`, which keeps FreeType's TrueType
-/// bytecode interpreter out of the way.
+/// bytecode interpreter out of the way. A face given a `FontFallback` measures and draws the
+/// characters it has no glyph for in the fallback's fonts (Vignette's own text pages); one
+/// without draws its .notdef box (a font's own preview).
 public final class FontFace: @unchecked Sendable {
     private let handle: OpaquePointer
     private let lock = NSLock()
     private var pixelSize = 16
     /// The face's names and counts.
     public let info: Info
+    /// Where the characters this face lacks are drawn from, if anywhere.
+    public let fallback: FontFallback?
 
     /// Names and counts of a face.
     public struct Info: Sendable, Equatable {
@@ -66,12 +70,12 @@ public final class FontFace: @unchecked Sendable {
     }
 
     /// Opens face `index` of the font file at `path`; errors name the path.
-    public convenience init(path: String, index: Int = 0, hinting: Bool = true) throws {
+    public convenience init(path: String, index: Int = 0, hinting: Bool = true, fallback: FontFallback? = nil) throws {
         var err = vgn_error()
         guard let h = vgn_font_open(path, index, hinting ? 1 : 0, &err) else {
             throw FontFace.error(err).about(path)
         }
-        try self.init(handle: h)
+        try self.init(handle: h, fallback: fallback)
     }
 
     /// Opens face `index` of a font held in memory (the bytes are copied).
@@ -79,11 +83,20 @@ public final class FontFace: @unchecked Sendable {
         var err = vgn_error()
         let h = bytes.withUnsafeBufferPointer { vgn_font_open_memory($0.baseAddress, $0.count, index, hinting ? 1 : 0, &err) }
         guard let h else { throw FontFace.error(err) }
-        try self.init(handle: h)
+        try self.init(handle: h, fallback: nil)
     }
 
-    private init(handle: OpaquePointer) throws {
+    /// Opens face `index` of a system font file, trusted (hinted) and read as needed rather
+    /// than copied into memory: CJK fonts run to tens of megabytes.
+    public convenience init(systemPath path: String, index: Int = 0) throws {
+        var err = vgn_error()
+        guard let h = vgn_font_open_system(path, index, &err) else { throw FontFace.error(err).about(path) }
+        try self.init(handle: h, fallback: nil)
+    }
+
+    private init(handle: OpaquePointer, fallback: FontFallback?) throws {
         self.handle = handle
+        self.fallback = fallback
         var raw = vgn_font_info()
         var err = vgn_error()
         guard vgn_font_get_info(handle, &raw, &err) == 0 else {
@@ -129,9 +142,14 @@ public final class FontFace: @unchecked Sendable {
 
     /// Whether the face has a real glyph (not .notdef) for `scalar`.
     public func hasGlyph(_ scalar: Unicode.Scalar) -> Bool {
+        hasGlyph(code: scalar.value)
+    }
+
+    /// Whether the face has a real glyph for the code point `code`.
+    func hasGlyph(code: UInt32) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        return vgn_font_has_glyph(handle, scalar.value) != 0
+        return vgn_font_has_glyph(handle, code) != 0
     }
 
     /// Up to `limit` codepoints the face maps, in code order from `start`.
@@ -163,10 +181,20 @@ public final class FontFace: @unchecked Sendable {
         }
     }
 
-    /// The advance of `text` (kerning applied) at `size` pixels per em, in pixels.
+    /// The advance of `text` (kerning applied) at `size` pixels per em, in pixels; characters
+    /// this face lacks are measured in the fallback's fonts.
     public func measure(_ text: String, size: Int) throws -> Double {
         let scalars = text.unicodeScalars.map(\.value)
-        return try locked(size: size) { h in
+        var total = 0.0
+        for run in runs(scalars) {
+            total += try run.face.measureOwn(Array(scalars[run.range]), size: size)
+        }
+        return total
+    }
+
+    /// The advance of `scalars` in this face alone.
+    private func measureOwn(_ scalars: [UInt32], size: Int) throws -> Double {
+        try locked(size: size) { h in
             var width: Int32 = 0
             var err = vgn_error()
             let status = scalars.withUnsafeBufferPointer { vgn_font_measure_run(h, $0.baseAddress, $0.count, &width, &err) }
@@ -175,9 +203,47 @@ public final class FontFace: @unchecked Sendable {
         }
     }
 
+    /// `scalars` cut into runs, each with the face that draws it: this one, or for characters
+    /// it lacks the fallback font that has them (this one's .notdef when none has).
+    func runs(_ scalars: [UInt32]) -> [(face: FontFace, range: Range<Int>)] {
+        guard let fallback, !scalars.isEmpty else { return [(self, 0..<scalars.count)] }
+        let lacking: [Int] = {
+            lock.lock()
+            defer { lock.unlock() }
+            return scalars.indices.filter { vgn_font_has_glyph(handle, scalars[$0]) == 0 }
+        }()
+        guard !lacking.isEmpty else { return [(self, 0..<scalars.count)] }
+        var faces = [FontFace](repeating: self, count: scalars.count)
+        for index in lacking { faces[index] = fallback.face(for: scalars[index]) ?? self }
+        var result: [(face: FontFace, range: Range<Int>)] = []
+        var start = 0
+        for index in 1...scalars.count where index == scalars.count || faces[index] !== faces[start] {
+            result.append((faces[start], start..<index))
+            start = index
+        }
+        return result
+    }
+
     /// Draws `scalars` into RGBA `pixels` (`width × height`) with the pen at `x` on baseline `y`,
     /// blending `color` by coverage, touching only columns in `clip`; returns the pen's end x.
+    /// Characters this face lacks are drawn in the fallback's fonts.
     func draw(
+        _ scalars: [UInt32], size: Int, into pixels: UnsafeMutableBufferPointer<UInt8>, width: Int, height: Int,
+        x: Double, y: Int, color: [UInt8], clip: Range<Int>
+    ) throws -> Double {
+        var pen = x
+        for run in runs(scalars) {
+            // The C draw stops at the clip's end; so do the runs after it.
+            guard pen < Double(clip.upperBound) else { break }
+            pen = try run.face.drawOwn(
+                Array(scalars[run.range]), size: size, into: pixels, width: width, height: height, x: pen, y: y, color: color,
+                clip: clip)
+        }
+        return pen
+    }
+
+    /// Draws `scalars` in this face alone.
+    private func drawOwn(
         _ scalars: [UInt32], size: Int, into pixels: UnsafeMutableBufferPointer<UInt8>, width: Int, height: Int,
         x: Double, y: Int, color: [UInt8], clip: Range<Int>
     ) throws -> Double {

@@ -2,7 +2,9 @@ import Foundation
 import VignetteCore
 
 /// The fonts Vignette draws its own text with: DejaVu Sans, Sans Mono and Sans Bold
-/// (Debian package `fonts-dejavu-core`), found in the usual folders or in `VIGNETTE_FONT_DIR`.
+/// (Debian package `fonts-dejavu-core`), found in the usual folders or in `VIGNETTE_FONT_DIR`;
+/// characters they lack come from whatever fonts fontconfig finds (`fonts-droid-fallback` for
+/// Chinese, Japanese and Korean in the container).
 ///
 /// Faces are opened once and shared (a `FontFace` serialises its own calls).
 public enum SystemFonts {
@@ -48,12 +50,13 @@ public enum SystemFonts {
             .notFound, "font \(kind.rawValue) not found \(where_): install the fonts-dejavu-core package or set VIGNETTE_FONT_DIR")
     }
 
-    /// The shared face for `kind` (opened with hinting: these fonts are trusted).
+    /// The shared face for `kind` (opened with hinting: these fonts are trusted), drawing the
+    /// characters DejaVu lacks in the system's other fonts (`FontFallback.system`).
     public static func face(_ kind: Kind) throws -> FontFace {
         lock.lock()
         defer { lock.unlock() }
         if let face = faces[kind] { return face }
-        let face = try FontFace(path: try path(of: kind), hinting: true)
+        let face = try FontFace(path: try path(of: kind), hinting: true, fallback: .system)
         faces[kind] = face
         return face
     }

@@ -135,6 +135,25 @@ struct OfficePageTests {
         #expect(try OfficePage.wrap("", font: font, size: 20, width: width, maxLines: 5) == [])
     }
 
+    @Test func chineseAndJapaneseBreakBetweenCharactersButNotBeforeClosingPunctuation() throws {
+        #expect(OfficePage.breakablePieces("报告：销售") == ["报", "告：", "销", "售"])
+        #expect(OfficePage.breakablePieces("Unicode中文。") == ["Unicode", "中", "文。"])
+        #expect(OfficePage.breakablePieces("テキスト") == ["テ", "キ", "ス", "ト"])
+        #expect(OfficePage.breakablePieces("plain-word") == ["plain-word"])
+        let font = fonts.regular
+        let paragraph = "本季度公司的销售额比上一季度增长了百分之十五，主要得益于新产品的推出。"
+        let width = try font.measure("本季度公司的销售", size: 20)
+        let lines = try OfficePage.wrap(paragraph, font: font, size: 20, width: width, maxLines: 10)
+        #expect(lines.joined() == paragraph)
+        #expect(lines.count >= 4)
+        for line in lines {
+            #expect(try font.measure(line, size: 20) <= width, "\(line)")
+            #expect(!line.hasPrefix("，") && !line.hasPrefix("。"), "\(line)")
+        }
+        // Korean keeps its spaces between words.
+        #expect(try OfficePage.wrap("이번 분기 매출", font: font, size: 20, width: 10_000, maxLines: 2) == ["이번 분기 매출"])
+    }
+
     @Test func slideHeadingsGiveBackTheirTitles() {
         #expect(OfficeDocument.slideTitle(inHeading: OfficeDocument.slideHeading(number: 3, title: ["Budget:", "2027"])) == "Budget: 2027")
         #expect(OfficeDocument.slideTitle(inHeading: OfficeDocument.slideHeading(number: 12, title: [])) == "")

@@ -30,6 +30,18 @@ struct TextThumbnailGeneratorTests {
         #expect(page.width == width && page.height == height)
     }
 
+    @Test func chineseTextIsDrawnInAFontThatHasItNotAsBoxes() throws {
+        let request = ThumbnailRequest(maxPixelSize: 512)
+        let (chinese, _) = try thumbnail("中文文本预览\n", name: "a.txt", request)
+        let (boxes, _) = try thumbnail("\u{E000}\u{E000}\u{E000}\u{E000}\u{E000}\u{E000}\n", name: "a.txt", request)
+        let (sameWidth, _) = try thumbnail("中文文本预览\n", name: "b.txt", request)
+        #expect(chinese.pixels == sameWidth.pixels)
+        #expect(chinese.pixels != boxes.pixels)
+        // A box is an outline; 本 and 览 put ink inside the box's empty middle.
+        let ink = { (b: Bitmap) in b.pixels.enumerated().filter { $0.offset % 4 == 0 && $0.element < 128 }.count }
+        #expect(ink(chinese) > ink(boxes))
+    }
+
     @Test func theFirstLineIsInkedAndTheMarginsArePageWhite() throws {
         let text = "MMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMM\n"
         let (page, _) = try thumbnail(text, name: "a.txt", ThumbnailRequest(maxPixelSize: 256))

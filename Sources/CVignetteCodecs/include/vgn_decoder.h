@@ -105,7 +105,9 @@ typedef enum vgn_library {
     VGN_LIB_TIFF = 4,
     VGN_LIB_LCMS = 5,
     VGN_LIB_WEBP = 6,
-    VGN_LIB_WEBPDEMUX = 7
+    VGN_LIB_WEBPDEMUX = 7,
+    /* Loaded when a text page needs a glyph the DejaVu fonts lack (vgn_font_fallback_file). */
+    VGN_LIB_FONTCONFIG = 8
 } vgn_library;
 
 /* Loads `library` once (any thread, any number of calls): 0, or VGN_E_UNSUPPORTED with a message

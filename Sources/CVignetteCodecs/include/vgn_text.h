@@ -66,6 +66,18 @@ vgn_font *vgn_font_open(const char *path, long face_index, int hinting, vgn_erro
 /* Opens face `face_index` of a font held in memory (the bytes are copied); NULL on error. */
 vgn_font *vgn_font_open_memory(const uint8_t *data, size_t size, long face_index, int hinting, vgn_error *err);
 
+/* Opens face `face_index` of a trusted font file (a system font: hinting on) without reading it
+ * into memory: FreeType reads the parts it needs. NULL on error. */
+vgn_font *vgn_font_open_system(const char *path, long face_index, vgn_error *err);
+
+/*
+ * The system font fontconfig picks for `codepoint` among the scalable, non-colour fonts with a
+ * glyph for it (sans-serif preferred): its file written to `path` (`capacity` bytes) and its face
+ * to `face_index`. Returns 1 when there is one, 0 when no such font is installed, or
+ * VGN_E_UNSUPPORTED with a message when fontconfig cannot be loaded (it is opened on first use).
+ */
+int vgn_font_fallback_file(uint32_t codepoint, char *path, size_t capacity, int *face_index, vgn_error *err);
+
 /* Fills `info` with the face's names and counts. */
 int vgn_font_get_info(vgn_font *f, vgn_font_info *info, vgn_error *err);
 

@@ -157,9 +157,9 @@ struct OfficePage {
         }
     }
 
-    /// `text` broken at spaces into at most `maxLines` lines no wider than `width` (a word wider
-    /// than that is a line of its own, cut when drawn). Words are measured one by one, and only
-    /// until the lines are filled.
+    /// `text` broken at spaces, and between Chinese, Japanese and Korean characters, into at
+    /// most `maxLines` lines no wider than `width` (a word wider than that is a line of its own,
+    /// cut when drawn). Words are measured one by one, and only until the lines are filled.
     static func wrap(_ text: String, font: FontFace, size: Int, width: Double, maxLines: Int) throws -> [String] {
         guard maxLines > 0 else { return [] }
         let space = try font.measure(" ", size: size)
@@ -168,22 +168,62 @@ struct OfficePage {
         var currentWidth = 0.0
         for whole in text.split(whereSeparator: \.isWhitespace) {
             // No page line holds more; this bounds the measuring of a run without spaces.
-            let word = whole.prefix(maxWordLength)
-            let w = try font.measure(String(word), size: size)
-            if current.isEmpty {
-                current = String(word)
-                currentWidth = w
-            } else if currentWidth + space + w <= width {
-                current += " " + word
-                currentWidth += space + w
-            } else {
-                lines.append(current)
-                if lines.count == maxLines { return lines }
-                current = String(word)
-                currentWidth = w
+            for (index, piece) in breakablePieces(whole.prefix(maxWordLength)).enumerated() {
+                let gap = index == 0 ? space : 0
+                let w = try font.measure(String(piece), size: size)
+                if current.isEmpty {
+                    current = String(piece)
+                    currentWidth = w
+                } else if currentWidth + gap + w <= width {
+                    current += (index == 0 ? " " : "") + piece
+                    currentWidth += gap + w
+                } else {
+                    lines.append(current)
+                    if lines.count == maxLines { return lines }
+                    current = String(piece)
+                    currentWidth = w
+                }
             }
         }
         if !current.isEmpty { lines.append(current) }
         return lines
+    }
+
+    /// `word` cut where a line may break inside it: before and after each ideograph, kana or
+    /// Hangul syllable (Unicode's line-breaking class ID, roughly), except before closing
+    /// punctuation such as 、。）」, which stays with what it closes. Other words stay whole.
+    static func breakablePieces(_ word: Substring) -> [Substring] {
+        guard word.unicodeScalars.contains(where: isIdeographic) else { return [word] }
+        var pieces: [Substring] = []
+        var start = word.startIndex
+        var previousIdeographic = false
+        for index in word.indices where index > word.startIndex {
+            let scalar = word[index].unicodeScalars.first!
+            let ideographic = isIdeographic(scalar)
+            if (ideographic || previousIdeographic) && !closesPhrase(scalar) {
+                pieces.append(word[start..<index])
+                start = index
+            }
+            previousIdeographic = ideographic
+        }
+        pieces.append(word[start...])
+        return pieces
+    }
+
+    /// Whether a line may break on either side of `scalar`: CJK ideographs, kana, Hangul,
+    /// Yi, and their fullwidth and compatibility forms.
+    static func isIdeographic(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x2E80...0x2FFF, 0x3040...0x30FF, 0x3100...0x31FF, 0x3200...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+            0xAC00...0xD7AF, 0xF900...0xFAFF, 0xFF01...0xFF60, 0x20000...0x3FFFF:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Whether no line may start with `scalar` (closing and stop punctuation, small kana marks).
+    static func closesPhrase(_ scalar: Unicode.Scalar) -> Bool {
+        "、。，．：；！？）］｝」』】〉》〕ー々ゝゞヽヾ,.:;!?)]}".unicodeScalars.contains(scalar)
     }
 }

@@ -7,8 +7,9 @@ public import VignetteImaging
 /// text is taller than it is wide. Code and structured text (JSON, XML, CSV, YAML, logs…)
 /// are set in DejaVu Sans Mono, prose (plain text, Markdown and the like) in DejaVu Sans.
 /// The layout is fixed in page units (about 30 lines a page) so every size is a miniature of
-/// the same page (drawn on a `PageSheet`). Glyphs DejaVu lacks (CJK, for instance) are drawn as
-/// the font's .notdef box; there is no font fallback and no complex-script shaping.
+/// the same page (drawn on a `PageSheet`). Characters DejaVu lacks (CJK, for instance) are drawn
+/// in the system font fontconfig picks for them (`FontFallback`), as a box when none has them;
+/// there is no complex-script shaping.
 public struct TextThumbnailGenerator: BuiltInGenerator, ThumbnailGenerating {
     /// `text-thumbnail`.
     public let identifier = "text-thumbnail"
