@@ -57,6 +57,44 @@ struct CompoundFileListingTests {
                 == "agile encryption")
     }
 
+    @Test(arguments: [("password.doc", "Word 97-2003 document"), ("password.xls", "Excel 97-2003 workbook")])
+    func aWordOrExcelFileSavedWithAPasswordSaysSoAndShowsNoneOfItsScrambledText(name: String, kind: String) throws {
+        let input = try GeneratorFixtures.input("documents/" + name)
+        let (result, used) = try preview(input)
+        #expect(used == "office-legacy")
+        #expect(result.title == "\(kind), protected by a password (40-bit RC4)")
+        let lines = result.text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(
+            lines.first
+                == "This Office document is protected by a password: its text is encrypted with 40-bit RC4, and cannot be shown without the password."
+        )
+        // The document properties are not encrypted; nothing after them (the strings of the scrambled stream were shown before).
+        #expect(lines.dropFirst().filter { !$0.isEmpty }.allSatisfy { $0.hasPrefix("  Last saved: ") }, "\(result.text)")
+        let (_, generator, attempts) = try GeneratorFixtures.registry.thumbnail(for: input, request: ThumbnailRequest(maxPixelSize: 128))
+        #expect(generator == "fallback")
+        let officePage = try #require(attempts.first { $0.generator == "office-page" })
+        #expect(officePage.outcome == .declined("the document is protected by a password (40-bit RC4): its text cannot be read"))
+    }
+
+    @Test func theCipherOfALegacyFileIsReadFromItsVersionAndHeader() {
+        func le32(_ v: UInt32) -> [UInt8] { (0..<4).map { UInt8(v >> (8 * $0) & 0xFF) } }
+        func cryptoAPI(major: UInt8, bits: UInt32) -> [UInt8] {
+            [major, 0, 2, 0] + le32(0x04) + le32(0x8C) + le32(0x04) + le32(0) + le32(0x6801) + le32(0x8004) + le32(bits)
+        }
+        #expect(LegacyEncryption.cipher(ofVersionInfo: [1, 0, 1, 0][...]) == "40-bit RC4")
+        #expect(LegacyEncryption.cipher(ofVersionInfo: cryptoAPI(major: 2, bits: 128)[...]) == "128-bit RC4 CryptoAPI")
+        #expect(LegacyEncryption.cipher(ofVersionInfo: cryptoAPI(major: 4, bits: 0)[...]) == "40-bit RC4 CryptoAPI")
+        #expect(LegacyEncryption.cipher(ofVersionInfo: [2, 0, 2, 0][...]) == "an unknown cipher")
+        #expect(LegacyEncryption.cipher(ofVersionInfo: [][...]) == "an unknown cipher")
+        // Workbooks: FilePass after BOF names XOR obfuscation (type 0) or RC4; none means not encrypted.
+        let bof: [UInt8] = [0x09, 0x08, 4, 0, 0, 6, 5, 0]
+        #expect(LegacyEncryption.workbook(bof + [0x2F, 0, 6, 0, 0, 0, 0x12, 0x34, 0x56, 0x78]) == "XOR obfuscation")
+        #expect(LegacyEncryption.workbook(bof + [0x2F, 0, 6, 0, 1, 0, 1, 0, 1, 0]) == "40-bit RC4")
+        #expect(LegacyEncryption.workbook(bof + [0x0A, 0, 0, 0, 0x2F, 0, 2, 0, 0, 0]) == nil)
+        #expect(LegacyEncryption.workbook(bof + [0x2F, 0]) == nil)
+        #expect(LegacyEncryption.workbook(bof + [0x2F, 0, 0, 0]) == "an unknown cipher")
+    }
+
     @Test func aWordDocumentWhoseMainStreamIsGoneListsItsStreams() throws {
         var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: try LibreOfficeDocuments.path("doc"))))
         let name = Array("WordDocument".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }

@@ -24,28 +24,38 @@ public struct LegacyOfficeGenerator: BuiltInGenerator, PreviewGenerating {
     public func makePreview(for input: GeneratorInput, request: PreviewRequest) throws -> TextPreview {
         let document = try Self.document(of: input, budget: max(request.maxBytes, 1), properties: true, strings: true)
         let (text, html, truncated) = document.rendered(maxBytes: request.maxBytes, maxLines: request.maxLines)
-        let title = ([input.type.localizedDescription] + document.summary).joined(separator: ", ")
+        let protection = document.protection.map { ["protected by a password (\($0))"] } ?? []
+        let title = ([input.type.localizedDescription] + protection + document.summary).joined(separator: ", ")
         return TextPreview(title: title, text: text, html: html, truncated: truncated)
     }
 
     /// The document in `input`, read until `budget` characters are held: its properties as
     /// `Label: value` items first when `properties`, then its text; when the structure of the
     /// main stream cannot be read, its strings under a heading if `strings`, else nothing more.
+    /// A document saved with a password says so first, and its text is not read.
     static func document(of input: GeneratorInput, budget: Int, properties: Bool, strings: Bool) throws -> OfficeDocument {
         let file = try CompoundFile(try input.randomAccess())
+        guard let (name, main) = try Self.mainStreams.lazy.compactMap({ name in try file.stream(name).map { (name, $0) } }).first
+        else {
+            throw VignetteError(.declined, "no WordDocument, Workbook or PowerPoint Document stream in the compound file")
+        }
+        var document = OfficeDocument(budget: budget)
+        switch name {
+        case "WordDocument": document.protection = try LegacyEncryption.word(file, word: main.bytes)
+        case "PowerPoint Document": break
+        default: document.protection = LegacyEncryption.workbook(main.bytes)
+        }
+        if let cipher = document.protection { document.append(.paragraph(LegacyEncryption.headline(cipher))) }
+        // Document properties stay readable unless the writer chose to encrypt them too.
         let fields =
             properties ? try file.stream("\u{5}SummaryInformation", limit: 64 << 10).map { SummaryInformation($0.bytes).fields } ?? [] : []
-        var document = OfficeDocument(budget: budget)
         let width = fields.map(\.label.count).max() ?? 0
         for field in fields {
             let padding = String(repeating: " ", count: width - field.label.count + 1)
             document.append(.listItem(level: 0, marker: "", text: field.label + ":" + padding + field.value))
         }
+        if document.protection != nil { return document }
         let before = document.blocks.count
-        guard let (name, main) = try Self.mainStreams.lazy.compactMap({ name in try file.stream(name).map { (name, $0) } }).first
-        else {
-            throw VignetteError(.declined, "no WordDocument, Workbook or PowerPoint Document stream in the compound file")
-        }
         switch name {
         case "WordDocument":
             for paragraph in try LegacyWordReader.paragraphs(file, word: main.bytes) ?? [] {

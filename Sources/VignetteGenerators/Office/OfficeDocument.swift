@@ -49,6 +49,8 @@ struct OfficeDocument {
     var summary: [String] = []
     /// Whether content was left out (budget reached or caps hit).
     var cut = false
+    /// The cipher of a document saved with a password, whose text is not read ("40-bit RC4").
+    var protection: String?
 
     /// An empty document that fills up at `budget` characters.
     init(budget: Int) {

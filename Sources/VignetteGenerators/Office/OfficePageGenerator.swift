@@ -45,6 +45,9 @@ public struct OfficePageGenerator: BuiltInGenerator, ThumbnailGenerating {
         } else {
             throw VignetteError(.declined, "Vignette does not read the text of \(input.type.localizedDescription) files")
         }
+        if let cipher = document.protection {
+            throw VignetteError(.declined, "the document is protected by a password (\(cipher)): its text cannot be read")
+        }
         guard !document.blocks.isEmpty else { throw VignetteError(.declined, "the document has no text to draw") }
         let layout: OfficePage.Layout =
             catalog.conforms(input.type, to: "public.spreadsheet")
