@@ -91,7 +91,7 @@ seeds() {
     png) find $t/VignetteImagingTests/Fixtures/pngsuite Samples -name '*.png' ;;
     webp) find $t/VignetteImagingTests/Fixtures/webp -name '*.webp' ;;
     gif) find $t/VignetteImagingTests/Fixtures/formats/gif -name '*.gif' ;;
-    tiff) find $t/VignetteImagingTests/Fixtures/formats/tiff $t/VignetteImagingTests/Fixtures/color -name '*.tif*' ;;
+    tiff) find $t/VignetteImagingTests/Fixtures/formats/tiff $t/VignetteImagingTests/Fixtures/color $t/VignetteImagingTests/Fixtures/scaled-tiff -name '*.tif*' ;;
     bmp) find $t/VignetteImagingTests/Fixtures/formats/bmp $t/VignetteImagingTests/Fixtures/formats/ico $t/VignetteImagingTests/Fixtures/formats/other-images \
         -name '*.bmp' -o -name '*.ico' -o -name '*.cur' -o -name '*.tga' -o -name '*.p?m' ;;
     heif) find $t/VignetteImagingTests/Fixtures/formats/other-images $t/VignetteImagingTests/Fixtures/color -name '*.avif' -o -name '*.hei?' ;;

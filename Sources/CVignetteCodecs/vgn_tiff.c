@@ -1,5 +1,5 @@
 /* vgn_tiff.c - TIFF through libtiff 4.5 (TIFFRGBAImage), from memory or from a file descriptor.
- * See vgn_decoder.h.
+ * See vgn_decoder.h; floating-point and signed samples are read in vgn_tiff_scaled.c.
  *
  * From memory libtiff reads the caller's buffer as a mapped file; from a descriptor every read is
  * a pread of the bytes libtiff asks for (nothing is mapped), so memory is libtiff's strip and tile
@@ -30,68 +30,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <tiffio.h>
-
 #include "vgn_icc.h"
-#include "vgn_internal.h"
-#include "vgn_lazy.h"
-
-#define TIFFClientOpenExt VGN_LAZY(VGN_LIB_TIFF, TIFFClientOpenExt)
-#define TIFFClose VGN_LAZY(VGN_LIB_TIFF, TIFFClose)
-#define TIFFGetField VGN_LAZY(VGN_LIB_TIFF, TIFFGetField)
-#define TIFFGetFieldDefaulted VGN_LAZY(VGN_LIB_TIFF, TIFFGetFieldDefaulted)
-#define TIFFGetStrileByteCount VGN_LAZY(VGN_LIB_TIFF, TIFFGetStrileByteCount)
-#define TIFFGetStrileOffset VGN_LAZY(VGN_LIB_TIFF, TIFFGetStrileOffset)
-#define TIFFIsTiled VGN_LAZY(VGN_LIB_TIFF, TIFFIsTiled)
-#define TIFFNumberOfStrips VGN_LAZY(VGN_LIB_TIFF, TIFFNumberOfStrips)
-#define TIFFNumberOfTiles VGN_LAZY(VGN_LIB_TIFF, TIFFNumberOfTiles)
-#define TIFFOpenOptionsAlloc VGN_LAZY(VGN_LIB_TIFF, TIFFOpenOptionsAlloc)
-#define TIFFOpenOptionsFree VGN_LAZY(VGN_LIB_TIFF, TIFFOpenOptionsFree)
-#define TIFFOpenOptionsSetErrorHandlerExtR VGN_LAZY(VGN_LIB_TIFF, TIFFOpenOptionsSetErrorHandlerExtR)
-#define TIFFOpenOptionsSetMaxSingleMemAlloc VGN_LAZY(VGN_LIB_TIFF, TIFFOpenOptionsSetMaxSingleMemAlloc)
-#define TIFFOpenOptionsSetWarningHandlerExtR VGN_LAZY(VGN_LIB_TIFF, TIFFOpenOptionsSetWarningHandlerExtR)
-#define TIFFRGBAImageBegin VGN_LAZY(VGN_LIB_TIFF, TIFFRGBAImageBegin)
-#define TIFFRGBAImageEnd VGN_LAZY(VGN_LIB_TIFF, TIFFRGBAImageEnd)
-#define TIFFRGBAImageGet VGN_LAZY(VGN_LIB_TIFF, TIFFRGBAImageGet)
-#define TIFFRGBAImageOK VGN_LAZY(VGN_LIB_TIFF, TIFFRGBAImageOK)
-#define TIFFReadDirectory VGN_LAZY(VGN_LIB_TIFF, TIFFReadDirectory)
-#define TIFFReadScanline VGN_LAZY(VGN_LIB_TIFF, TIFFReadScanline)
-#define TIFFScanlineSize VGN_LAZY(VGN_LIB_TIFF, TIFFScanlineSize)
-#define TIFFSetDirectory VGN_LAZY(VGN_LIB_TIFF, TIFFSetDirectory)
-#define TIFFSetSubDirectory VGN_LAZY(VGN_LIB_TIFF, TIFFSetSubDirectory)
-#define TIFFStripSize64 VGN_LAZY(VGN_LIB_TIFF, TIFFStripSize64)
-#define TIFFTileSize64 VGN_LAZY(VGN_LIB_TIFF, TIFFTileSize64)
-
-#define VGN_TIFF_MAX_ALLOC ((tmsize_t)1 << 30) /* 1 GiB: bound of any single libtiff allocation */
-#define VGN_TIFF_MAX_REDUCED 64                /* reduced copies examined at most */
-
-enum { VGN_TST_OPENED = 0, VGN_TST_DONE, VGN_TST_FAILED };
-
-typedef struct {
-    vgn_decoder base;
-    TIFF *tif;
-    const uint8_t *data; /* the caller's buffer, or NULL when reading through fd */
-    int fd;              /* the caller's descriptor (-1: from memory) */
-    uint64_t size;       /* bytes of data, or of the file when it was opened */
-    uint64_t pos;
-    vgn_warnings warn;
-    char first_err[VGN_MSG_LEN]; /* first libtiff error since the last reset */
-    TIFFRGBAImage img;
-    int img_ok;
-    int tiled;
-    uint32_t band_h;   /* rows per band: strip height or tile height */
-    uint32_t *band;    /* width x band_h packed ABGR (libtiff's raster) */
-    uint32_t band_y0;  /* first row held in band */
-    uint32_t band_n;   /* rows held (0: none) */
-    uint32_t row;      /* next row to output */
-    uint8_t *cmyk_rgb; /* one row of RGB from the CMYK profile's transform (width x 3) */
-    int packed;        /* read by scanline and unpacked here: sample sizes TIFFRGBAImage lacks (12-bit…) */
-    uint16_t p_spp, p_bps, p_photometric;
-    uint8_t *scanline; /* one stored row (packed mode) */
-    int state;
-    int fail_code;
-    char fail_msg[VGN_MSG_LEN];
-} vgn_tiff;
+#include "vgn_tiff_internal.h"
 
 /* ---- I/O over the caller's buffer or descriptor ---- */
 
@@ -232,8 +172,7 @@ static int vgn_contains(const char *s, const char *needle)
     return strstr(s, needle) != NULL;
 }
 
-/* Status for a libtiff message. */
-static int vgn_tiff_classify(const char *m, int fallback)
+int vgn_tiff_classify(const char *m, int fallback)
 {
     if (vgn_contains(m, "beyond the") && vgn_contains(m, "limit"))
         return VGN_E_LIMIT;
@@ -261,6 +200,7 @@ static void vgn_tiff_close(vgn_decoder *d)
     free(t->band);
     free(t->cmyk_rgb);
     free(t->scanline);
+    vgn_tiff_scaled_free(t);
     free(t);
 }
 
@@ -546,6 +486,7 @@ static vgn_tiff *vgn_tiff_new(const uint8_t *data, int fd, uint64_t size, vgn_er
 {
     vgn_tiff *t;
     if (vgn_library_load(VGN_LIB_TIFF, err) != VGN_OK) return NULL;
+    vgn_tiff_register_tags();
     t = (vgn_tiff *)calloc(1, sizeof *t);
     if (t == NULL) {
         vgn_err_fill(err, VGN_E_NOMEM, "out of memory", NULL);
@@ -635,6 +576,11 @@ static vgn_decoder *vgn_tiff_start(vgn_tiff *t, uint32_t target, vgn_image_info 
     if (!vgn_tiff_dir_size(t->tif, &w, &h, &reduced))
         return vgn_tiff_fail_lib(t, VGN_E_INVALID, "the TIFF page has no size", err);
 
+    /* Floating-point and signed samples first: TIFFRGBAImage would read signed ones as unsigned. */
+    if (vgn_tiff_scaled_open(t, w, h, info)) {
+        vgn_err_fill(err, VGN_OK, NULL, &t->warn);
+        return &t->base;
+    }
     emsg[0] = '\0';
     if (!TIFFRGBAImageOK(t->tif, emsg) && vgn_tiff_packed_open(t, w, h, info)) {
         vgn_err_fill(err, VGN_OK, NULL, &t->warn);
@@ -810,6 +756,7 @@ static int vgn_tiff_read_rows(vgn_decoder *d, uint8_t *dst, size_t stride, int m
         return 0;
     }
     if (t->packed) return vgn_tiff_packed_rows(t, dst, stride, max_rows, err);
+    if (t->scaled) return vgn_tiff_scaled_rows(t, dst, stride, max_rows, err);
     if (t->band == NULL) {
         size_t px = (size_t)t->base.width * t->band_h;
         if ((uint64_t)t->base.width * t->band_h > SIZE_MAX / 4 ||
