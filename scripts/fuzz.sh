@@ -23,7 +23,7 @@ out=$root/.build-fuzz
 # harness:group:kind
 harnesses=(
     jpeg:images:c jpeg-dc:images:c png:images:c webp:images:c image-header:images:swift
-    image-metadata:images:swift gif:formats:c tiff:formats:c bmp:formats:c heif:formats:c jxl:formats:c raw:formats:c icc:formats:c
+    image-metadata:images:swift gif:formats:c tiff:formats:c bmp:formats:c psd:formats:c heif:formats:c jxl:formats:c raw:formats:c icc:formats:c
     stream:containers:c zip:containers:swift tar:containers:swift office:containers:swift
     types:types-and-text:swift mime-package:types-and-text:swift type-cache:types-and-text:swift declarations:types-and-text:swift text:types-and-text:swift fallback:types-and-text:swift font:types-and-text:c
     json:previewers:swift csv:previewers:swift markdown:previewers:swift xml:previewers:swift plist:previewers:swift imaginary:previewers:swift mail:previewers:swift
@@ -94,6 +94,7 @@ seeds() {
     tiff) find $t/VignetteImagingTests/Fixtures/formats/tiff $t/VignetteImagingTests/Fixtures/color $t/VignetteImagingTests/Fixtures/scaled-tiff -name '*.tif*' ;;
     bmp) find $t/VignetteImagingTests/Fixtures/formats/bmp $t/VignetteImagingTests/Fixtures/formats/ico $t/VignetteImagingTests/Fixtures/formats/other-images \
         -name '*.bmp' -o -name '*.ico' -o -name '*.cur' -o -name '*.tga' -o -name '*.p?m' ;;
+    psd) find $t/VignetteImagingTests/Fixtures/formats/other-images -name '*.psd' ;;
     heif) find $t/VignetteImagingTests/Fixtures/formats/other-images $t/VignetteImagingTests/Fixtures/color -name '*.avif' -o -name '*.hei?' ;;
     jxl) find $t/VignetteImagingTests/Fixtures/formats/other-images $t/VignetteImagingTests/Fixtures/color -name '*.jxl' ;;
     raw) find $t/VignetteImagingTests/Fixtures/raw -type f ! -name '*.md' ;;

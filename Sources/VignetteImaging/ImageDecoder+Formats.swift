@@ -3,7 +3,7 @@ import Foundation
 public import VignetteCore
 
 /// The formats decoded through the shim's streaming decoders (vgn_decoder.h): GIF, TIFF, BMP,
-/// ICO/CUR, TGA, PNM/PAM, HEIF/AVIF, JPEG XL, and camera RAW through its embedded preview.
+/// ICO/CUR, TGA, PNM/PAM, PSD, HEIF/AVIF, JPEG XL, and camera RAW through its embedded preview.
 extension ImageDecoder {
     /// A format the streaming decoders read, by the name errors use.
     public enum StreamedFormat: String, Sendable, CaseIterable {
@@ -11,6 +11,7 @@ extension ImageDecoder {
         case tiff = "TIFF"
         case bmp = "BMP"
         case tga = "TGA"
+        case psd = "PSD"
         case pnm = "PNM"
         case heif = "HEIF"
         case jpegXL = "JPEG XL"
@@ -46,15 +47,16 @@ extension ImageDecoder {
         }
 
         /// Whether the decoder can read a file through its descriptor (TIFF: libtiff reads the
-        /// strips and tiles it needs; GIF: up to the first frame's end) rather than the file's
-        /// bytes in memory.
-        public var readsFiles: Bool { self == .tiff || self == .gif }
+        /// strips and tiles it needs; GIF: up to the first frame's end; PSD: the merged image's
+        /// rows, past the layers) rather than the file's bytes in memory.
+        public var readsFiles: Bool { self == .tiff || self == .gif || self == .psd }
 
         /// Opens a decoder over the file open as `descriptor` (a format that `readsFiles`).
         func open(descriptor: Int32, target: UInt32, _ info: inout vgn_image_info, _ err: inout vgn_error) -> OpaquePointer? {
             switch self {
             case .tiff: vgn_tiff_open_fd(descriptor, target, &info, &err)
             case .gif: vgn_gif_open_fd(descriptor, &info, &err)
+            case .psd: vgn_psd_open_fd(descriptor, &info, &err)
             default: nil
             }
         }
@@ -69,6 +71,7 @@ extension ImageDecoder {
             case .tiff: vgn_tiff_open(data, count, target, &info, &err)
             case .bmp: vgn_bmp_open(data, count, &info, &err)
             case .tga: vgn_tga_open(data, count, &info, &err)
+            case .psd: vgn_psd_open(data, count, &info, &err)
             case .pnm: vgn_pnm_open(data, count, &info, &err)
             // libheif's codecs and libjxl print on stderr, and their bitstream decoders are large
             // C/C++: they run in a child (vgn_isolated_open), as LibRaw does.

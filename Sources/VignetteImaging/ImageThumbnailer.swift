@@ -23,13 +23,14 @@ public struct ImageThumbnailer: Sendable {
         "public.jpeg", "public.png", "org.webmproject.webp", "com.compuserve.gif", "public.tiff", "com.microsoft.bmp",
         "com.microsoft.ico", "com.microsoft.cur", "com.truevision.tga-image", "net.sourceforge.netpbm.pnm", "public.pbm",
         "net.sourceforge.netpbm.pgm", "net.sourceforge.netpbm.ppm", "net.sourceforge.netpbm.pam", "public.heif-standard",
-        "public.heic", "public.heif", "public.avif", "public.jpeg-xl", "public.camera-raw-image",
+        "public.heic", "public.heif", "public.avif", "public.jpeg-xl", "public.camera-raw-image", "com.adobe.photoshop-image",
     ]
 
     /// The streamed decoders, by the type each answers for.
     static let streamedTypes: [(type: String, format: ImageDecoder.StreamedFormat)] = [
         ("com.compuserve.gif", .gif), ("public.tiff", .tiff), ("com.microsoft.bmp", .bmp), ("com.truevision.tga-image", .tga),
         ("net.sourceforge.netpbm.pnm", .pnm), ("public.heif-standard", .heif), ("public.jpeg-xl", .jpegXL),
+        ("com.adobe.photoshop-image", .psd),
     ]
 
     /// The decoder for a type, in the order the checks must be made.

@@ -3,7 +3,7 @@ import Testing
 import VignetteCore
 import VignetteImaging
 
-/// Every GIF, TIFF, BMP, ICO/CUR, WebP, AVIF/HEIF, JPEG XL, TGA and PNM file of the shared mixed
+/// Every GIF, TIFF, BMP, ICO/CUR, WebP, AVIF/HEIF, JPEG XL, TGA, PNM and PSD file of the shared mixed
 /// corpus (copied to Fixtures/formats with its MANIFEST.tsv) against each format's reference
 /// decoder: what the reference decodes, the built-in decoders thumbnail within 25 dB (35 dB on
 /// average per format) of the reference's own pixels shrunk the same way; what it refuses, we
@@ -37,6 +37,7 @@ struct FormatCorpusTests {
         case ("ico", _): return ("ICO/CUR", .imageMagick)
         case (_, "avif"), (_, "heif"): return ("AVIF/HEIF", .heifConvert)
         case (_, "jxl"): return ("JPEG XL", .djxl)
+        case (_, "psd"): return ("PSD", .imageMagick)
         // ImageMagick 6.9.11 turns bottom-left TGAs upside down; netpbm reads them as the spec says.
         case (_, "tga"): return ("TGA", .netpbm)
         default: return ("PNM", .imageMagick)

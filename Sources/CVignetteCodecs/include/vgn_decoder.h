@@ -1,5 +1,5 @@
 /*
- * vgn_decoder.h - the row-streaming decoders beyond JPEG/PNG/WebP: BMP, ICO/CUR, TGA, PNM/PAM,
+ * vgn_decoder.h - the row-streaming decoders beyond JPEG/PNG/WebP: BMP, ICO/CUR, TGA, PNM/PAM, PSD,
  * GIF (giflib), TIFF (libtiff), HEIF/AVIF (libheif), JPEG XL (libjxl); and camera RAW previews
  * (LibRaw). The conventions of vgn_codecs.h apply (vgn_error filled by every call, no global
  * mutable state, no output on stderr, input memory (or descriptor) owned by the caller and kept alive
@@ -71,6 +71,10 @@ int vgn_ico_select(const uint8_t *data, size_t size, uint32_t target, size_t *of
 
 /* TGA: colour-mapped, true-colour, grey; raw or RLE; any origin. */
 vgn_decoder *vgn_tga_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
+
+/* Photoshop PSD and PSB: the merged image (vgn_psd.c), from memory or read from a descriptor. */
+vgn_decoder *vgn_psd_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
+vgn_decoder *vgn_psd_open_fd(int fd, vgn_image_info *info, vgn_error *err);
 
 /* PNM/PAM: P1-P6 (ASCII and binary), P7 (GRAYSCALE, RGB, *_ALPHA, BLACKANDWHITE); 16-bit maxval scaled. */
 vgn_decoder *vgn_pnm_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
