@@ -249,10 +249,11 @@ static int psd_table(vgn_psd *d, vgn_error *err)
     uint64_t rows = (uint64_t)d->channels * d->h, i, at;
     unsigned wide = d->version == 2 ? 4 : 2;
     uint8_t chunk[4096];
-    if ((d->row_offsets = (uint64_t *)malloc((size_t)(rows + 1) * sizeof(uint64_t))) == NULL)
-        return psd_fail(d, err, VGN_E_NOMEM, "out of memory for the PSD row table");
+    /* Checked before allocating: a small file cannot make the table's memory be taken. */
     if (rows * wide > d->size - d->pixels)
         return psd_fail(d, err, VGN_E_TRUNCATED, "the PSD ends inside its table of row lengths");
+    if ((d->row_offsets = (uint64_t *)malloc((size_t)(rows + 1) * sizeof(uint64_t))) == NULL)
+        return psd_fail(d, err, VGN_E_NOMEM, "out of memory for the PSD row table");
     at = d->pixels + rows * wide;
     for (i = 0; i < rows; i++) {
         size_t k = (size_t)(i % (sizeof chunk / wide));

@@ -101,6 +101,11 @@ struct PSDTests {
                 header(channels: 1, height: 1, width: 2, mode: 1) + [0, 1, 0, 9] + Array(repeating: 0, count: 9),
                 VignetteError(.corrupt, "corrupt PSD: the PSD's merged image has a damaged row (1 of 1)")
             ),
+            // 90,000 row lengths announced by a file of a few bytes: refused before the table is allocated.
+            (
+                header(channels: 3, height: 30000, width: 2) + [0, 1, 0, 2],
+                VignetteError(.corrupt, "truncated PSD: the PSD ends inside its table of row lengths")
+            ),
             (
                 Array(header().prefix(28)),
                 VignetteError(.corrupt, "truncated PSD: the PSD colour-mode section runs past the end of the file")
