@@ -63,9 +63,9 @@ files=("$work"/docs/*)
 for f in "${files[@]}"; do
     printf '%-12s %s\n' "$(basename "$f")" "$("$bin" which "$f" | sed -n 's/^thumbnail: \(.*\) answers$/\1/p')"
 done
-python3 - "$bin" "$office" "$profile" "$work" "$runs" "${files[@]}" <<'PY'
-import os, shutil, statistics, subprocess, sys, time
-binary, office, profile, work, runs, files = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), sys.argv[6:]
+python3 - "$here/tools" "$bin" "$office" "$profile" "$work" "$runs" "${files[@]}" <<'PY'
+import os, shutil, subprocess, sys, time
+tools, binary, office, profile, work, runs, files = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], int(sys.argv[6]), sys.argv[7:]
 def timed(argv):
     out = f"{work}/out"
     shutil.rmtree(out, ignore_errors=True)
@@ -84,17 +84,7 @@ sides = {
     "vignette thumbnail -s 256": [binary, "thumbnail", "-s", "256", "-o", "OUT/"] + files,
     "soffice --convert-to png": [office, profile, "--headless", "--norestore", "--convert-to", "png", "--outdir", "OUT"] + files,
 }
-timed(sides["soffice --convert-to png"])  # warm the profile and the page cache
-times = {k: [] for k in sides}
-memory = {k: [] for k in sides}
-for _ in range(runs):
-    for name, argv in sides.items():
-        t, m = timed(argv)
-        times[name].append(t)
-        memory[name].append(m)
-base = statistics.median(times["vignette thumbnail -s 256"])
-print(f"{len(files)} documents, {runs} interleaved runs, load average {os.getloadavg()[0]:.1f}")
-for name in sides:
-    m = statistics.median(times[name])
-    print(f"{name:28} median {m*1000:7.0f} ms  {m/base:6.1f}x vignette  peak RSS {max(memory[name])/1024:6.1f} MB")
+sys.path.insert(0, tools)
+from interleaved import report
+report({name: (lambda argv=argv: timed(argv)) for name, argv in sides.items()}, runs, f"{len(files)} documents")
 PY

@@ -35,9 +35,9 @@ files=("$work"/psd/*.psd)
 for f in "${files[@]}"; do
     printf '%-46s %6s MB  %s\n' "$(basename "$f")" "$(( $(stat -c %s "$f") / 1048576 ))" "$("$bin" which "$f" | sed -n 's/^thumbnail: \(.*\) answers$/\1/p')"
 done
-python3 - "$bin" "$work" "$runs" "${files[@]}" <<'PY'
-import os, shutil, statistics, subprocess, sys, time
-binary, work, runs, files = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
+python3 - "$here/tools" "$bin" "$work" "$runs" "${files[@]}" <<'PY'
+import os, shutil, subprocess, sys, time
+tools, binary, work, runs, files = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5:]
 out = f"{work}/out"
 def run(argv):
     r = subprocess.run(["/usr/bin/time", "-f", "%M"] + argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -64,19 +64,8 @@ def side(name):
     if made != len(files):
         sys.exit(f"psd.sh: {name} wrote {made} of {len(files)} thumbnails")
     return elapsed, max(rss)
+sys.path.insert(0, tools)
+from interleaved import report
 names = ["vignette", "ImageMagick convert [0]", "vipsthumbnail"]
-times = {n: [] for n in names}
-memory = {n: [] for n in names}
-for n in names:
-    side(n)  # warm the page cache and each program's own caches
-for _ in range(runs):
-    for n in names:
-        t, m = side(n)
-        times[n].append(t)
-        memory[n].append(m)
-base = statistics.median(times["vignette"])
-print(f"{len(files)} layered PSDs, {runs} interleaved runs, load average {os.getloadavg()[0]:.1f}")
-for n in names:
-    m = statistics.median(times[n])
-    print(f"{n:27} median {m*1000:7.0f} ms  {m/base:6.1f}x vignette  peak RSS {max(memory[n])/1024:7.1f} MB")
+report({n: (lambda n=n: side(n)) for n in names}, runs, f"{len(files)} layered PSDs", width=27)
 PY
