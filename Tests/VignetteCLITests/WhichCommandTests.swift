@@ -73,7 +73,7 @@ struct WhichCommandTests {
                 "public.jpeg", "public.png", "org.webmproject.webp", "com.compuserve.gif", "public.tiff", "com.microsoft.bmp",
                 "com.microsoft.ico", "com.microsoft.cur", "com.truevision.tga-image", "net.sourceforge.netpbm.pnm", "public.pbm",
                 "net.sourceforge.netpbm.pgm", "net.sourceforge.netpbm.ppm", "net.sourceforge.netpbm.pam", "public.heif-standard",
-                "public.heic", "public.heif", "public.avif", "public.jpeg-xl", "public.camera-raw-image",
+                "public.heic", "public.heif", "public.avif", "public.jpeg-xl", "public.camera-raw-image", "com.adobe.photoshop-image",
             ])
         #expect(image["priority"] as? String == "standard")
         #expect(image["origin"] as? String == "built-in")
