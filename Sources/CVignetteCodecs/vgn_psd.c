@@ -1,6 +1,9 @@
 /* vgn_psd.c - Photoshop documents (PSD, and PSB "large documents"): the merged image Photoshop
  * stores after the layers (written unless "Maximize compatibility" was turned off). See vgn_decoder.h.
  *
+ * When Version Info says the merged image is not real ("Maximize compatibility" off: Photoshop
+ * writes white rows), vgn_psd_merged_info finds the JPEG thumbnail the caller shows instead.
+ *
  * Colour modes: bitmap (1 bit), greyscale, duotone (drawn as its grey), indexed (the palette in the
  * colour-mode section), RGB, CMYK (the plain formula; the ink values are stored inverted) and Lab;
  * 8 and 16 bits a sample (the top 8 kept), 32-bit floats clamped to 0..1. Raw or PackBits rows; the
@@ -18,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "vgn_internal.h"
@@ -394,4 +398,61 @@ static int psd_read_rows(vgn_decoder *base, uint8_t *dst, size_t stride, int max
     }
     vgn_err_fill(err, VGN_OK, NULL, NULL);
     return n;
+}
+
+/* Image resources read for vgn_psd_merged_info: at most this many, each header read on its own. */
+#define PSD_MAX_RESOURCES 4096
+
+int vgn_psd_merged_info(const uint8_t *data, size_t size, int fd, int *real_merged, uint64_t *thumb_offset,
+                        uint64_t *thumb_length, vgn_error *err)
+{
+    vgn_psd d;
+    uint8_t b[28];
+    uint64_t off = 26, end;
+    struct stat st;
+    int i;
+    if (real_merged == NULL || thumb_offset == NULL || thumb_length == NULL || (data == NULL && fd < 0)) {
+        vgn_err_fill(err, VGN_E_STATE, "no data", NULL);
+        return VGN_E_STATE;
+    }
+    *real_merged = 1;
+    *thumb_offset = *thumb_length = 0;
+    memset(&d, 0, sizeof d);
+    d.data = data;
+    d.fd = data != NULL ? -1 : fd;
+    d.size = size;
+    if (data == NULL) {
+        if (fstat(fd, &st) != 0 || st.st_size < 0) {
+            vgn_err_fill(err, VGN_E_IO, "cannot read the PSD file", NULL);
+            return VGN_E_IO;
+        }
+        d.size = (uint64_t)st.st_size;
+    }
+    /* Whatever cannot be read here is left to the decoder, which says what is wrong. */
+    vgn_err_fill(err, VGN_OK, NULL, NULL);
+    if (psd_read(&d, 0, b, 26) != 0 || memcmp(b, "8BPS", 4) != 0 || psd_skip_section(&d, &off, 0, NULL) != 0 ||
+        psd_read(&d, off, b, 4) != 0)
+        return VGN_OK;
+    end = off + 4 + be32(b);
+    if (end > d.size) return VGN_OK;
+    off += 4;
+    for (i = 0; i < PSD_MAX_RESOURCES && off + 12 <= end; i++) {
+        uint32_t id, name, length;
+        uint64_t at;
+        if (psd_read(&d, off, b, 7) != 0 || memcmp(b, "8BIM", 4) != 0) break;
+        id = be16(b + 4);
+        name = (1u + b[6] + 1u) & ~1u; /* a Pascal string padded to an even length */
+        if (off + 6 + name + 4 > end || psd_read(&d, off + 6 + name, b, 4) != 0) break;
+        length = be32(b);
+        at = off + 6 + name + 4;
+        if (length > end - at) break;
+        if (id == 1057 && length >= 5 && psd_read(&d, at, b, 5) == 0) {
+            *real_merged = b[4] != 0; /* version (4 bytes), then hasRealMergedData */
+        } else if (id == 1036 && length > 28 && psd_read(&d, at, b, 28) == 0 && be32(b) == 1) {
+            *thumb_offset = at + 28; /* format 1: a JFIF stream after the 28-byte header */
+            *thumb_length = length - 28;
+        }
+        off = at + length + (length & 1);
+    }
+    return VGN_OK;
 }

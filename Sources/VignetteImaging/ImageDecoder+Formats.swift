@@ -97,9 +97,43 @@ extension ImageDecoder {
         guard format.readsFiles else {
             throw VignetteError(.invalidRequest, "the \(format.rawValue) decoder reads bytes in memory, not files")
         }
+        if format == .psd, let standIn = try psdStandIn(nil, descriptor: descriptor, request: request, limits: limits) {
+            return standIn
+        }
         return try streamed(format.rawValue, request: request, limits: limits) { info, err in
             format.open(descriptor: descriptor, target: UInt32(clamping: request.targetPixels), &info, &err)
         }
+    }
+
+    /// Most bytes of a PSD's own JPEG thumbnail read (Photoshop writes about 160 pixels).
+    static let maxPSDThumbnailBytes = 16 << 20
+
+    /// For a PSD saved without its merged image ("Maximize compatibility" off, so the merged
+    /// rows are white), Photoshop's JPEG thumbnail of it, or an error when it has none; nil for
+    /// a PSD whose merged image is real. From `data`, or the file open as `descriptor`.
+    static func psdStandIn(
+        _ data: UnsafeRawBufferPointer?, descriptor: Int32, request: ThumbnailRequest, limits: ImageLimits
+    ) throws -> DecodedImage? {
+        var real: Int32 = 1
+        var offset: UInt64 = 0
+        var length: UInt64 = 0
+        var err = vgn_error()
+        let base = data?.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        guard vgn_psd_merged_info(base, data?.count ?? 0, descriptor, &real, &offset, &length, &err) == 0, real == 0 else { return nil }
+        guard length > 0, length <= UInt64(maxPSDThumbnailBytes) else {
+            throw VignetteError(
+                .unsupported,
+                "unsupported PSD: the document was saved without its merged image (\"Maximize compatibility\" off) and has no thumbnail of its own"
+            )
+        }
+        var jpeg = [UInt8](repeating: 0, count: Int(length))
+        if let data {
+            jpeg = Array(data[Int(offset)..<Int(offset + length)])
+        } else {
+            let read = jpeg.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
+            guard read == Int(length) else { throw VignetteError(.io, "cannot read the PSD's thumbnail") }
+        }
+        return try jpeg.withUnsafeBytes { try ImageDecoder.jpeg($0, request: request, limits: limits) }
     }
 
     /// A thumbnail of `data` in one of the streamed formats.
@@ -109,6 +143,7 @@ extension ImageDecoder {
         guard let base = data.baseAddress?.assumingMemoryBound(to: UInt8.self), data.count > 0 else {
             throw VignetteError(.corrupt, "corrupt \(format.rawValue): the file is empty")
         }
+        if format == .psd, let standIn = try psdStandIn(data, descriptor: -1, request: request, limits: limits) { return standIn }
         return try streamed(format.rawValue, request: request, limits: limits) { info, err in
             format.open(base, data.count, target: UInt32(clamping: request.targetPixels), &info, &err)
         }

@@ -46,7 +46,9 @@ struct PDFGeneratorTests {
     static func compare(_ files: [String]) throws {
         #expect(!files.isEmpty)
         for file in files {
-            let contents = try PDFReader.read(Array(try Data(contentsOf: URL(fileURLWithPath: file))))
+            // The same 120 s as the generator above: this reads every fixture while the whole suite runs.
+            let contents = try PDFReader.read(
+                Array(try Data(contentsOf: URL(fileURLWithPath: file))), limits: PDFReader.Limits(timeoutMilliseconds: 120_000))
             let ours = PDFPreview(contents).pages.flatMap { $0 }.joined(separator: "\n")
             let theirs = words(try reference(file, pages: contents.pages.count))
             #expect(words(ours, .max).joined().hasPrefix(theirs.joined()), "\((file as NSString).lastPathComponent)")

@@ -84,6 +84,47 @@ struct PSDTests {
             + be16(mode) + be32(0) + be32(0) + be32(0)
     }
 
+    /// A 2 × 2 RGB PSD whose merged rows are white, with image resources: Version Info saying
+    /// whether they are real, and Photoshop's JPEG thumbnail when `thumbnail` is given.
+    private func document(realMerged: Bool, thumbnail: [UInt8]?) -> [UInt8] {
+        func be16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        func resource(_ id: Int, _ data: [UInt8]) -> [UInt8] {
+            Array("8BIM".utf8) + be16(id) + [0, 0] + be32(data.count) + data + (data.count % 2 == 1 ? [0] : [])
+        }
+        var resources = resource(1057, be32(1) + [realMerged ? 1 : 0] + [0, 0, 0, 0, 0, 0, 0, 0])
+        if let thumbnail {
+            resources += resource(
+                1036, be32(1) + be32(16) + be32(12) + be32(48) + be32(576) + be32(thumbnail.count) + be16(24) + be16(1) + thumbnail)
+        }
+        let head = Array(header().dropLast(8))  // the colour-mode section stays; resources and layers follow
+        return head + be32(resources.count) + resources + be32(0) + [0, 0] + Array(repeating: 255, count: 12)
+    }
+
+    @Test func aDocumentSavedWithoutItsMergedImageShowsPhotoshopsOwnThumbnail() throws {
+        let red = try ImageEncoder.jpeg(solid(16, 12, [255, 0, 0, 255]), quality: 95)
+        // "Maximize compatibility" off: the white merged rows are not the picture, the thumbnail is.
+        let standIn = try decodePSD(document(realMerged: false, thumbnail: red))
+        #expect(standIn.width == 16 && standIn.height == 12)
+        #expect(standIn.pixels[0] > 240 && standIn.pixels[1] < 20 && standIn.pixels[2] < 20)
+        // Through the descriptor too.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("psd-\(UUID().uuidString).psd").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let bytes = document(realMerged: false, thumbnail: red)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let fd = open(path, O_RDONLY)
+        defer { close(fd) }
+        #expect(try ImageDecoder.decode(.psd, descriptor: fd, size: bytes.count, request: fullSize).bitmap.pixels == standIn.pixels)
+        // A real merged image is drawn even when there is a thumbnail.
+        #expect(try decodePSD(document(realMerged: true, thumbnail: red)).pixels == Array(repeating: 255, count: 16))
+        #expect(
+            throws: VignetteError(
+                .unsupported,
+                "unsupported PSD: the document was saved without its merged image (\"Maximize compatibility\" off) and has no thumbnail of its own"
+            )
+        ) { try decodePSD(document(realMerged: false, thumbnail: nil)) }
+    }
+
     @Test func damagedAndUnsupportedFilesAreCleanErrors() throws {
         let cases: [([UInt8], VignetteError)] = [
             (header(channels: 0), VignetteError(.corrupt, "corrupt PSD: the PSD header gives 0 channels (1 to 56 are allowed)")),

@@ -75,6 +75,12 @@ vgn_decoder *vgn_tga_open(const uint8_t *data, size_t size, vgn_image_info *info
 /* Photoshop PSD and PSB: the merged image (vgn_psd.c), from memory or read from a descriptor. */
 vgn_decoder *vgn_psd_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
 vgn_decoder *vgn_psd_open_fd(int fd, vgn_image_info *info, vgn_error *err);
+/* From a PSD's image resources (`data` of `size` bytes, or the file open as `fd` when data is NULL):
+ * *real_merged 0 when Version Info (1057) says the merged image is not real ("Maximize
+ * compatibility" off: Photoshop writes white), else 1; the JPEG thumbnail's bytes (1036) at
+ * *thumb_offset, *thumb_length (0 when there is none). What cannot be read is left as "real". */
+int vgn_psd_merged_info(const uint8_t *data, size_t size, int fd, int *real_merged, uint64_t *thumb_offset,
+                        uint64_t *thumb_length, vgn_error *err);
 
 /* PNM/PAM: P1-P6 (ASCII and binary), P7 (GRAYSCALE, RGB, *_ALPHA, BLACKANDWHITE); 16-bit maxval scaled. */
 vgn_decoder *vgn_pnm_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
