@@ -126,13 +126,14 @@ extension ImageDecoder {
                 "unsupported PSD: the document was saved without its merged image (\"Maximize compatibility\" off) and has no thumbnail of its own"
             )
         }
-        var jpeg = [UInt8](repeating: 0, count: Int(length))
+        // vgn_psd_merged_info checked that the range lies inside the data or the file.
         if let data {
-            jpeg = Array(data[Int(offset)..<Int(offset + length)])
-        } else {
-            let read = jpeg.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
-            guard read == Int(length) else { throw VignetteError(.io, "cannot read the PSD's thumbnail") }
+            return try ImageDecoder.jpeg(
+                UnsafeRawBufferPointer(rebasing: data[Int(offset)..<Int(offset + length)]), request: request, limits: limits)
         }
+        var jpeg = [UInt8](repeating: 0, count: Int(length))
+        let read = jpeg.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
+        guard read == Int(length) else { throw VignetteError(.io, "cannot read the PSD's thumbnail") }
         return try jpeg.withUnsafeBytes { try ImageDecoder.jpeg($0, request: request, limits: limits) }
     }
 
