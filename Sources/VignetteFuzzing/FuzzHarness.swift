@@ -54,6 +54,9 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
     case imageMetadata = "image-metadata"
     /// imaginary's `operations` JSON (the service's `POST /pipeline`), and the plan it makes.
     case imaginary
+    /// RTF documents (`RichTextReader` through the `rtf` preview), and the same bytes as an
+    /// Outlook message's compressed RTF body (MS-OXRTFCP), whose output is read as RTF in turn.
+    case rtf
 
     /// Runs the harness on one input; returns normally whatever the bytes are.
     public func run(_ bytes: [UInt8]) {
@@ -138,6 +141,9 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
         case .imageMetadata:
             _ = ImageMetadata(bytes)
             _ = ExifData(tiff: bytes)
+        case .rtf:
+            preview(bytes, generator: "rtf", filename: "input.rtf")
+            if let rtf = try? CompressedRTF.decompress(bytes[...], limit: 1 << 20) { preview(rtf, generator: "rtf", filename: "body.rtf") }
         case .imaginary:
             guard let plan = try? PipelinePlan(operations: String(decoding: bytes, as: UTF8.self), maxSide: 64) else { return }
             _ = plan.request.outputSize(width: 300, height: 200)

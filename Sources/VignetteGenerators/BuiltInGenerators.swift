@@ -30,6 +30,7 @@ public enum BuiltInGenerators {
         registry.register(CSVGenerator())
         registry.register(OfficePreviewGenerator())
         registry.register(LegacyOfficeGenerator())
+        registry.register(RichTextGenerator())
         registry.register(CompoundFileListingGenerator())
         registry.register(MarkdownGenerator())
         registry.register(MarkupGenerator(catalog: catalog))

@@ -60,8 +60,8 @@ enum LibreOfficeDocuments {
             + frame("title", 1, title) + frame("outline", 5, body) + "</draw:page>"
     }
 
-    /// The converted files by extension (`docx`, `odt`, `xlsx`, `ods`, `pptx`, `odp`, and the
-    /// legacy `doc`, `xls`, `ppt`), made once.
+    /// The converted files by extension (`docx`, `odt`, `xlsx`, `ods`, `pptx`, `odp`, the
+    /// legacy `doc`, `xls`, `ppt`, and `rtf`), made once.
     static let converted: Result<[String: String], LibreOfficeMissing> = convertAll()
 
     /// The path of the converted document with extension `ext`, or a failure saying why there is none.
@@ -98,6 +98,7 @@ enum LibreOfficeDocuments {
             ("xlsx", "budget.csv", "xlsx"), ("ods", "budget.csv", "ods"),
             ("pptx", "deck.fodp", "pptx"), ("odp", "deck.fodp", "odp"),
             ("doc:MS Word 97", "report.html", "doc"), ("xls", "budget.csv", "xls"), ("ppt", "deck.fodp", "ppt"),
+            ("rtf:Rich Text Format", "report.html", "rtf"),
         ]
         var out: [String: String] = [:]
         for (filter, source, ext) in jobs {

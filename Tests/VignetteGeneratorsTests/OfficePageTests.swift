@@ -38,7 +38,10 @@ struct OfficePageTests {
         return box
     }
 
-    @Test(arguments: [("docx", 181, 256), ("xlsx", 256, 181), ("pptx", 256, 144), ("doc", 181, 256), ("xls", 256, 181), ("ppt", 256, 144)])
+    @Test(arguments: [
+        ("docx", 181, 256), ("xlsx", 256, 181), ("pptx", 256, 144), ("doc", 181, 256), ("xls", 256, 181), ("ppt", 256, 144),
+        ("rtf", 181, 256),
+    ])
     func aDocumentWithoutAPreviewOfItsOwnIsDrawnInTheShapeOfItsKind(ext: String, width: Int, height: Int) throws {
         let (thumb, used, attempts) = try GeneratorFixtures.registry.thumbnail(
             for: try input(LibreOfficeDocuments.path(ext)), request: ThumbnailRequest(maxPixelSize: 256))

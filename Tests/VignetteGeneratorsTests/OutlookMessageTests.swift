@@ -45,6 +45,24 @@ struct OutlookMessageTests {
         #expect(lines.last == "  (message: 回复：转发：反馈·北京 2017年12月02-03日 销售)  application/vnd.ms-outlook  156 KB")
     }
 
+    @Test func aBodyOnlyInCompressedRTFIsShownAsItsText() throws {
+        // other.msg with its plain-text bodies renamed away: only the compressed RTF (GBK,
+        // \ansicpg936, wrapped HTML as Outlook writes it) is left to show.
+        let (result, used) = try preview(GeneratorFixtures.input("outlook/rtf-only.msg"))
+        #expect(used == "outlook-message")
+        let lines = result.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(
+            Array(lines.prefix(8)) == [
+                "Subject: 投递状态通知 (Failure Notice)", "From:    Mail Delivery Subsystem <mailer-daemon@tjdpf.org.cn>",
+                "To:      yosipnps@model.com", "Date:    Mon, 27 Nov 2017 17:44:30 +0800", "",
+                "Hi. This is an automatically generated Delivery Status Notification at tjdpf.org.cn", "",
+                "I'm afraid I was not able to deliver your message to the following recipient:",
+            ])
+        #expect(lines.contains("【这是服务器 tjdpf.org.cn 自动产生的投递状态通知】"))
+        #expect(lines.contains("---- 【附件是您所发邮件的原件】"))
+        #expect(!result.text.contains("htmltag") && !result.text.contains("\\"))
+    }
+
     @Test func aNamelessMessageIsTypedByItsStorages() throws {
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: GeneratorFixtures.path("outlook/outer.msg"))))
         let resolution = TypeResolver(catalog: GeneratorFixtures.registry.catalog).resolve(bytes: bytes, filename: nil)

@@ -2,7 +2,8 @@ import Foundation
 import VignetteCore
 
 /// An Outlook message (`.msg`, MS-OXMSG) as a preview shows it: sender, recipients, date and
-/// subject, the body (plain text, else HTML), and the attachments with their sizes.
+/// subject, the body (plain text, else HTML, else the text of the compressed RTF), and the
+/// attachments with their sizes.
 ///
 /// A `.msg` is an OLE2 compound file whose properties are streams named `__substg1.0_IIIITTTT`
 /// (property id, then type: `001F` UTF-16 text, `001E` 8-bit text, `0102` bytes) and fixed-size
@@ -22,6 +23,8 @@ struct OutlookMessage {
 
     /// Most bytes of one text property read (the body included).
     static let maxPropertyBytes = 4 << 20
+    /// Most bytes of RTF decompressed from the compressed RTF body.
+    static let maxRTFBytes = 16 << 20
     /// Most attachments listed.
     static let maxAttachments = 1000
 
@@ -48,14 +51,28 @@ struct OutlookMessage {
             bodyParts.append(MailMessage.BodyPart(text: plain.replacingOccurrences(of: "\r\n", with: "\n"), isHTML: false))
         } else if let html = try text(0x1013) ?? bytes(0x1013).map({ TextDecoder.decode($0[...], complete: true).text }) {
             bodyParts.append(MailMessage.BodyPart(text: html, isHTML: true))
-        } else if streams["__substg1.0_10090102"] != nil {
-            notes.append("the body is only in compressed RTF, which is not shown")
+        } else if let compressed = try bytes(0x1009) {
+            try richTextBody(compressed)
         }
         let storages = paths.filter { $0.entry.type == 1 && $0.path.hasPrefix("__attach_version1.0_#") && !$0.path.contains("/") }
         for storage in storages.prefix(Self.maxAttachments) { attachments.append(try attachment(storage.path)) }
         if storages.count > Self.maxAttachments {
             notes.append(
                 "only the first \(CountText.grouped(Self.maxAttachments)) of \(CountText.grouped(storages.count)) attachments are listed")
+        }
+    }
+
+    /// The body from the compressed RTF property, as its text; an RTF body that cannot be read
+    /// becomes a note saying why.
+    private mutating func richTextBody(_ compressed: [UInt8]) throws {
+        do {
+            let rtf = try CompressedRTF.decompress(compressed[...], limit: Self.maxRTFBytes)
+            let document = try RichTextReader(rtf[...], budget: Self.maxPropertyBytes).document(
+                budget: Self.maxPropertyBytes, properties: false)
+            let text = document.rendered(maxBytes: Self.maxPropertyBytes, maxLines: .max).text
+            if !text.isEmpty { bodyParts.append(MailMessage.BodyPart(text: text, isHTML: false)) }
+        } catch let error as VignetteError where error.code == .unsupported || error.code == .declined {
+            notes.append("the body is in compressed RTF that cannot be read: \(error.reason)")
         }
     }
 

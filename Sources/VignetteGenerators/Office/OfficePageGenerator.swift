@@ -7,15 +7,15 @@ import VignetteImaging
 /// It declares the Office Open XML and OpenDocument families, as the embedded-preview generators
 /// do, at a lower priority: a picture the writing program embedded wins, and this draws only
 /// when there is none. Legacy Word, Excel and PowerPoint files, which embed none Vignette reads,
-/// are drawn directly. The text comes from the same bounded readers as the `office` and
+/// and RTF documents are drawn directly. The text comes from the same bounded readers as the `office` and
 /// `office-legacy` previews, stopped after `budget` characters, which more than fill a page.
 public struct OfficePageGenerator: BuiltInGenerator, ThumbnailGenerating {
     /// `office-page`.
     public let identifier = "office-page"
-    /// The Office families and the legacy binary formats.
+    /// The Office families, the legacy binary formats and RTF.
     public let supportedTypes = [
         "org.openxmlformats.openxml", "org.oasis-open.opendocument",
-        "com.microsoft.word.doc", "com.microsoft.excel.xls", "com.microsoft.powerpoint.ppt",
+        "com.microsoft.word.doc", "com.microsoft.excel.xls", "com.microsoft.powerpoint.ppt", "public.rtf",
     ]
     /// Below standard: the embedded previews of the same families are tried first.
     public let priority = GeneratorPriority.generic
@@ -38,7 +38,9 @@ public struct OfficePageGenerator: BuiltInGenerator, ThumbnailGenerating {
     /// formula) and a document with no text.
     public func makeThumbnail(for input: GeneratorInput, request: ThumbnailRequest) throws -> GeneratedThumbnail {
         let document: OfficeDocument
-        if legacyTypes.contains(where: { catalog.conforms(input.type, to: $0) }) {
+        if catalog.conforms(input.type, to: "public.rtf") {
+            document = try RichTextGenerator.document(of: input, budget: Self.budget, properties: false)
+        } else if legacyTypes.contains(where: { catalog.conforms(input.type, to: $0) }) {
             document = try LegacyOfficeGenerator.document(of: input, budget: Self.budget, properties: false, strings: false)
         } else if modernTypes.contains(where: { catalog.conforms(input.type, to: $0) }) {
             document = try OfficePreviewGenerator.document(of: input, budget: Self.budget)
