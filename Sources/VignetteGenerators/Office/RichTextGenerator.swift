@@ -34,7 +34,8 @@ public struct RichTextGenerator: BuiltInGenerator, PreviewGenerating {
     /// The document in `input`, read until `budget` characters of text are held, with its
     /// properties first when `properties`; marked cut when the file is longer than what is read.
     static func document(of input: GeneratorInput, budget: Int, properties: Bool) throws -> OfficeDocument {
-        let bytes = try input.prefix(Self.maxScannedBytes)
+        // prefix(_:) allocates what it is asked for: no more than the file holds.
+        let bytes = try input.prefix(min(Self.maxScannedBytes, max(input.size, 0)))
         let reader = try RichTextReader(bytes[...], budget: budget)
         var document = reader.document(budget: budget, properties: properties)
         if input.size > bytes.count, !document.isFull { document.cut = true }

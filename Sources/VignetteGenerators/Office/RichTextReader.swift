@@ -138,7 +138,12 @@ struct RichTextReader {
                 i += 1
             default:
                 i += 1
-                guard skippedDepth == 0 else { continue }
+                if skippedDepth > 0 || state.destination == .skip {
+                    // A picture's hex or an object's data: nothing to decode until the next group or word.
+                    while i < end, bytes[i] != UInt8(ascii: "{"), bytes[i] != UInt8(ascii: "}"), bytes[i] != UInt8(ascii: "\\") { i += 1 }
+                    fallbackToSkip = 0
+                    continue
+                }
                 if fallbackToSkip > 0 {
                     fallbackToSkip -= 1
                     continue
