@@ -4,10 +4,10 @@
 #   bench/office-pages.sh [RUNS]     default 5 interleaved runs of each; needs LibreOffice
 #
 # Writes a report (HTML), a workbook (CSV) and a two-slide deck (flat ODP) and has LibreOffice
-# convert them to DOCX, XLSX, PPTX, ODT, ODS, ODP, DOC, XLS and PPT; the ODF files' embedded
+# convert them to DOCX, XLSX, PPTX, ODT, ODS, ODP, DOC, XLS, PPT and RTF; the ODF files' embedded
 # Thumbnails/thumbnail.png is deleted so both sides draw from the content. Then, interleaved:
-# `vignette thumbnail -s 256 -o DIR` on the nine files (one process), and `soffice --headless
-# --convert-to png` on the same nine (one process, profile warmed up first) -- what a Nextcloud
+# `vignette thumbnail -s 256 -o DIR` on the ten files (one process), and `soffice --headless
+# --convert-to png` on the same ten (one process, profile warmed up first) -- what a Nextcloud
 # or a file manager without Vignette runs for a document without an embedded preview. Prints
 # median wall times, their ratio and each side's peak memory (/usr/bin/time's maximum RSS).
 set -euo pipefail
@@ -50,7 +50,8 @@ EOF
 profile="-env:UserInstallation=file://$work/profile"
 convert() { "$office" "$profile" --headless --norestore --convert-to "$1" --outdir "$work/docs" "$2" > /dev/null 2>&1; }
 for job in "docx:MS Word 2007 XML|report.html" "odt|report.html" "doc:MS Word 97|report.html" \
-    "xlsx|budget.csv" "ods|budget.csv" "xls|budget.csv" "pptx|deck.fodp" "odp|deck.fodp" "ppt|deck.fodp"; do
+    "xlsx|budget.csv" "ods|budget.csv" "xls|budget.csv" "pptx|deck.fodp" "odp|deck.fodp" "ppt|deck.fodp" \
+    "rtf:Rich Text Format|report.html"; do
     convert "${job%%|*}" "$work/src/${job##*|}"
 done
 for f in "$work"/docs/*.od?; do zip -q -d "$f" Thumbnails/thumbnail.png > /dev/null 2>&1 || true; done
@@ -58,7 +59,7 @@ for f in "$work"/docs/*.od?; do zip -q -d "$f" Thumbnails/thumbnail.png > /dev/n
 # budget.xlsx would both write budget.png.
 for f in "$work"/docs/*; do mv "$f" "${f%.*}-${f##*.}.${f##*.}"; done
 files=("$work"/docs/*)
-[[ ${#files[@]} -eq 9 ]] || { echo "office-pages.sh: LibreOffice wrote ${#files[@]} of the 9 documents" >&2; exit 1; }
+[[ ${#files[@]} -eq 10 ]] || { echo "office-pages.sh: LibreOffice wrote ${#files[@]} of the 10 documents" >&2; exit 1; }
 # What draws each file: every one should be office-page, or the comparison is not like for like.
 for f in "${files[@]}"; do
     printf '%-12s %s\n' "$(basename "$f")" "$("$bin" which "$f" | sed -n 's/^thumbnail: \(.*\) answers$/\1/p')"

@@ -126,6 +126,14 @@ struct RichTextTests {
         #expect(result.text == "Just a note, saved with the wrong extension.")
     }
 
+    @Test func aDocFileThatIsRTFInsideReadsAsRTF() throws {
+        // Word's "Save as .doc" of an RTF file, and many mail attachments, keep the RTF bytes.
+        let (result, used) = try preview(upload("{\\rtf1\\ansi Minutes of the {\\b meeting}\\par}", named: "minutes.doc"))
+        #expect(used == "rtf")
+        #expect(result.title == "RTF document")
+        #expect(result.text == "Minutes of the meeting")
+    }
+
     @Test func hostileNestingSizesAndEscapesAreBounded() throws {
         // 200,000 groups deep: the state stack stops at its cap, the text after the groups is read.
         let deep = "{\\rtf1 start " + String(repeating: "{", count: 200_000) + "x" + String(repeating: "}", count: 200_000) + " end\\par}"
