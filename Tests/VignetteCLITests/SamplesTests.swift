@@ -31,6 +31,7 @@ struct SamplesTests {
         ("lettre-latin1.txt", "public.plain-text", "text-thumbnail", "text"),
         ("logo.png", "public.png", "image", "image"),
         ("logs.tar.xz", "org.tukaani.xz-tar-archive", "fallback", "tar-listing"),
+        ("memo.rtf", "public.rtf", "office-page", "rtf"),
         ("message.eml", "com.apple.mail.email", "text-thumbnail", "mail"),
         ("notes.txt", "public.plain-text", "text-thumbnail", "text"),
         ("page.html", "public.html", "text-thumbnail", "markup"),

@@ -1,3 +1,4 @@
+import Synchronization
 import VignetteCore
 
 /// The text of an RTF document as `OfficeDocument` blocks: paragraphs, headings (by outline
@@ -61,7 +62,7 @@ struct RichTextReader {
     private var headingStyles: [Int: Int] = [:]
     private var styleEntry: Int?
     private var styleName: [Unicode.Scalar] = []
-    private var singleByteTables: [Int: [Unicode.Scalar]] = [:]
+    private var localTables: [Int: [Unicode.Scalar]] = [:]
     private var pending: [UInt8] = []
     private var pendingCodepage = 0
     private var paragraph: [Unicode.Scalar] = []
@@ -150,7 +151,7 @@ struct RichTextReader {
                 }
                 if byte == 0x09 {
                     append(" ")
-                } else if byte >= 0x20 {
+                } else if byte >= 0x20, keepsText {
                     addByte(byte)
                 }
             }
@@ -219,7 +220,7 @@ struct RichTextReader {
             }
             if fallbackToSkip > 0 {
                 fallbackToSkip -= 1
-            } else if digits == 2 {
+            } else if digits == 2, keepsText {
                 addByte(value)
             }
             return next
@@ -364,6 +365,16 @@ struct RichTextReader {
         for scalar in text.unicodeScalars { emit(scalar) }
     }
 
+    /// Whether text in the current group is kept anywhere (bytes elsewhere are not even decoded).
+    private var keepsText: Bool {
+        let current = state
+        switch current.destination {
+        case .skip, .fontTable, .date: return false
+        case .body: return !current.hidden
+        case .marker, .property, .styleSheet: return true
+        }
+    }
+
     /// Adds a byte in the current font's code page to the bytes waiting to be decoded.
     private mutating func addByte(_ byte: UInt8) {
         let codepage = currentCodepage
@@ -393,20 +404,35 @@ struct RichTextReader {
         }
     }
 
-    /// The characters of bytes 0x80–0xFF in a single-byte code page, decoded once by iconv
-    /// (Windows-1252 for a code page iconv does not know).
+    /// The characters of bytes 0x80–0xFF in a single-byte code page, decoded by iconv once per
+    /// process (Windows-1252 for a code page iconv does not know).
     private mutating func singleByteTable(_ codepage: Int) -> [Unicode.Scalar] {
-        if let table = singleByteTables[codepage] { return table }
+        if let table = localTables[codepage] ?? Self.singleByteTables.withLock({ $0[codepage] }) {
+            localTables[codepage] = table
+            return table
+        }
         let name = TextEncodingName(rawValue: codepage == 10000 ? "MACINTOSH" : "CP\(codepage)")
-        var table: [Unicode.Scalar] = []
-        for byte in UInt8(0x80)...UInt8(0xFF) {
-            let scalars = TextDecoder.decode([byte][...], as: name).unicodeScalars
-            table.append(scalars.count == 1 ? scalars.first! : "\u{FFFD}")
+        let high = Array(UInt8(0x80)...UInt8(0xFF))
+        var table = Array(TextDecoder.decode(high[...], as: name).unicodeScalars)
+        // A byte iconv cannot map becomes one U+FFFD; a count off by anything else means the
+        // conversion did not go byte for byte, so each byte is asked alone.
+        if table.count != high.count {
+            table = high.map { byte in
+                let scalars = TextDecoder.decode([byte][...], as: name).unicodeScalars
+                return scalars.count == 1 ? scalars.first! : "\u{FFFD}"
+            }
         }
         if table.allSatisfy({ $0 == "\u{FFFD}" }), codepage != 1252 { table = singleByteTable(1252) }
-        singleByteTables[codepage] = table
+        // Hostile documents name any code page they like; the process keeps the usual ones.
+        if Self.charsetCodepages.values.contains(codepage) || [1252, 10000, 437, 850].contains(codepage) {
+            Self.singleByteTables.withLock { $0[codepage] = table }
+        }
+        localTables[codepage] = table
         return table
     }
+
+    /// The single-byte tables made so far, by code page.
+    private static let singleByteTables = Mutex<[Int: [Unicode.Scalar]]>([:])
 
     /// Handles `\uN`: a UTF-16 unit as a signed 16-bit number, surrogate pairs joined; a
     /// number outside 16 bits stands for nothing.
