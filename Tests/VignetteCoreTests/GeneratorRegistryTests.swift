@@ -45,6 +45,20 @@ struct GeneratorRegistryTests {
         #expect(try registry.thumbnail(for: input(), request: ThumbnailRequest()).generator == "jpeg")
     }
 
+    @Test func theFallbackIsLastEvenWhenItsTypeIsNearerInTheChain() throws {
+        // JavaScript conforms to public.executable, which is a public.item: the chain reaches
+        // public.item four steps up, public.text six.
+        let registry = GeneratorRegistry()
+        registry.register(StubGenerator(identifier: "fallback", supportedTypes: ["public.item"], priority: .fallback))
+        registry.register(StubGenerator(identifier: "text", supportedTypes: ["public.text"]))
+        let script = input(Array("function f() { return 1 }\n".utf8), name: "app.js")
+        #expect(script.type.identifier == "com.netscape.javascript-source")
+        let ranked = registry.candidates(for: script.type, size: nil, capability: .thumbnail)
+        #expect(ranked.map(\.generator.identifier) == ["text", "fallback"])
+        #expect(ranked.map(\.distance) == [6, 4])
+        #expect(try registry.thumbnail(for: script, request: ThumbnailRequest()).generator == "text")
+    }
+
     @Test func priorityWinsOverRegistrationOrder() throws {
         let registry = GeneratorRegistry()
         registry.register(StubGenerator(identifier: "good", supportedTypes: ["public.jpeg"], priority: .preferred))

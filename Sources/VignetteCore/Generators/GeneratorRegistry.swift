@@ -90,6 +90,11 @@ public final class GeneratorRegistry: @unchecked Sendable {
                 Candidate(generator: entry.generator, matchedType: best.0, distance: best.1, order: entry.order, skipReason: skip))
         }
         return result.sorted { a, b in
+            // The fallback answers last whatever its distance: a type with a short path to
+            // public.item (JavaScript, through public.executable) would otherwise reach it
+            // before public.text, and get an icon instead of its text.
+            let aLast = a.generator.priority <= .fallback
+            if aLast != (b.generator.priority <= .fallback) { return !aLast }
             if a.distance != b.distance { return a.distance < b.distance }
             if a.generator.priority != b.generator.priority { return a.generator.priority > b.generator.priority }
             return a.order > b.order
