@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VignetteCore
 
 /// Office documents written at test time by the real LibreOffice (`make test` installs it):
 /// sources written here, converted once with `libreoffice --headless --convert-to`.
@@ -15,6 +16,34 @@ enum LibreOfficeDocuments {
         <table border="1"><tr><td>Region</td><td>Sales</td></tr><tr><td>North</td><td>120</td></tr></table>
         </body></html>
         """
+
+    /// Checks that `result` is the preview of the report: `properties` (the `Label: value` lines
+    /// a format keeps, with their blank line), then the text as the `.docx` shows it.
+    static func expectReport(_ result: TextPreview, properties: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(
+            result.text == properties + """
+                # Quarterly Report
+
+                Revenue grew & costs fell.
+
+                ## Highlights
+
+                • First bullet
+                • Second bullet
+                1. Step one
+                2. Step two
+
+                Region | Sales
+                North  | 120
+                """, sourceLocation: sourceLocation)
+        #expect(
+            result.html.contains("<h1>Quarterly Report</h1>\n<p>Revenue grew &amp; costs fell.</p>\n<h2>Highlights</h2>\n"),
+            sourceLocation: sourceLocation)
+        #expect(
+            result.html.contains("<table class=\"vignette-table\">\n<tr><td>Region</td><td>Sales</td></tr>\n"),
+            sourceLocation: sourceLocation)
+        #expect(!result.truncated, sourceLocation: sourceLocation)
+    }
 
     /// The spreadsheet source: text, a decimal and ISO dates, which LibreOffice reads as dates.
     static let budgetCSV = "Name,Amount,When\nApples,3.5,2024-03-15\nPears,42,2023-12-31\n"
