@@ -94,7 +94,7 @@ seeds() {
     tiff) find $t/VignetteImagingTests/Fixtures/formats/tiff $t/VignetteImagingTests/Fixtures/color $t/VignetteImagingTests/Fixtures/scaled-tiff -name '*.tif*' ;;
     bmp) find $t/VignetteImagingTests/Fixtures/formats/bmp $t/VignetteImagingTests/Fixtures/formats/ico $t/VignetteImagingTests/Fixtures/formats/other-images \
         -name '*.bmp' -o -name '*.ico' -o -name '*.cur' -o -name '*.tga' -o -name '*.p?m' ;;
-    psd) find $t/VignetteImagingTests/Fixtures/formats/other-images -name '*.psd' ;;
+    psd) find $t/VignetteImagingTests/Fixtures/formats/other-images $t/VignetteImagingTests/Fixtures/color -name '*.psd' ;; # and Fuzz/seeds/psd: a small CMYK one with its profile
     heif) find $t/VignetteImagingTests/Fixtures/formats/other-images $t/VignetteImagingTests/Fixtures/color -name '*.avif' -o -name '*.hei?' ;;
     jxl) find $t/VignetteImagingTests/Fixtures/formats/other-images $t/VignetteImagingTests/Fixtures/color -name '*.jxl' ;;
     raw) find $t/VignetteImagingTests/Fixtures/raw -type f ! -name '*.md' ;;

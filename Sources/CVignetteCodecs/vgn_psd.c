@@ -3,9 +3,13 @@
  *
  * When Version Info says the merged image is not real ("Maximize compatibility" off: Photoshop
  * writes white rows), vgn_psd_merged_info finds the JPEG thumbnail the caller shows instead.
+ * Both read the image resources with psd_scan_resources, which also finds the ICC profile (1039):
+ * an RGB document's is handed to the caller (applied to the thumbnail), a CMYK document's takes a
+ * CMYK transform back (vgn_decoder_set_cmyk_transform) that converts the inks row by row.
  *
  * Colour modes: bitmap (1 bit), greyscale, duotone (drawn as its grey), indexed (the palette in the
- * colour-mode section), RGB, CMYK (the plain formula; the ink values are stored inverted) and Lab;
+ * colour-mode section), RGB, CMYK (through its profile, else the plain formula; the ink values
+ * are stored inverted) and Lab;
  * 8 and 16 bits a sample (the top 8 kept), 32-bit floats clamped to 0..1. Raw or PackBits rows; the
  * ZIP compressions Photoshop never uses for the merged image are refused. The first extra channel
  * is the merged image's transparency only when the layer section says so (a negative layer
@@ -24,6 +28,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "vgn_icc.h"
 #include "vgn_internal.h"
 
 enum { PSD_BITMAP = 0, PSD_GREY = 1, PSD_INDEXED = 2, PSD_RGB = 3, PSD_CMYK = 4, PSD_DUOTONE = 8, PSD_LAB = 9 };
@@ -45,6 +50,8 @@ typedef struct {
     uint8_t palette[768];
     uint8_t *rows;            /* one uncompressed row per used channel */
     uint8_t *packed;          /* one PackBits row as stored */
+    uint8_t *icc;             /* the embedded ICC profile (resource 1039), or NULL */
+    uint8_t *cmyk;            /* CMYK through a profile: one row of inks (not inverted), then its RGB */
     size_t packed_cap;
     uint32_t next;
     int fail_code;
@@ -80,6 +87,8 @@ static void psd_close(vgn_decoder *base)
     free(d->row_offsets);
     free(d->rows);
     free(d->packed);
+    free(d->icc);
+    free(d->cmyk);
     free(d);
 }
 
@@ -107,11 +116,78 @@ static int psd_skip_section(const vgn_psd *d, uint64_t *off, int wide, uint64_t 
     return 0;
 }
 
+/* Image resources read by psd_scan_resources: at most this many, each header read on its own. */
+#define PSD_MAX_RESOURCES 4096
+/* Largest ICC profile kept (a CMYK profile with its tables is typically 0.2-1 MB). */
+#define PSD_MAX_ICC (4u << 20)
+
+/* What the image resources say, as far as the decoder and vgn_psd_merged_info care. */
+typedef struct {
+    int real_merged;                       /* Version Info (1057): the merged image is real */
+    uint64_t thumb_offset, thumb_length;   /* the JFIF stream of the thumbnail (1036, format 1) */
+    uint64_t icc_offset, icc_length;       /* the ICC profile (1039) */
+} psd_resources;
+
+/* Walks the image resources whose section length is at `off` (each an 8BIM block: id, padded
+ * Pascal name, length, data padded to even); stops quietly at the first block that does not fit. */
+static void psd_scan_resources(const vgn_psd *d, uint64_t off, psd_resources *r)
+{
+    uint8_t b[28];
+    uint64_t end;
+    int i;
+    memset(r, 0, sizeof *r);
+    r->real_merged = 1;
+    if (psd_read(d, off, b, 4) != 0) return;
+    end = off + 4 + be32(b);
+    if (end > d->size) return;
+    off += 4;
+    for (i = 0; i < PSD_MAX_RESOURCES && off + 12 <= end; i++) {
+        uint32_t id, name, length;
+        uint64_t at;
+        if (psd_read(d, off, b, 7) != 0 || memcmp(b, "8BIM", 4) != 0) break;
+        id = be16(b + 4);
+        name = (1u + b[6] + 1u) & ~1u; /* a Pascal string padded to an even length */
+        if (off + 6 + name + 4 > end || psd_read(d, off + 6 + name, b, 4) != 0) break;
+        length = be32(b);
+        at = off + 6 + name + 4;
+        if (length > end - at) break;
+        if (id == 1057 && length >= 5 && psd_read(d, at, b, 5) == 0) {
+            r->real_merged = b[4] != 0; /* version (4 bytes), then hasRealMergedData */
+        } else if (id == 1036 && length > 28 && psd_read(d, at, b, 28) == 0 && be32(b) == 1) {
+            r->thumb_offset = at + 28; /* format 1: a JFIF stream after the 28-byte header */
+            r->thumb_length = length - 28;
+        } else if (id == 1039) {
+            r->icc_offset = at;
+            r->icc_length = length;
+        }
+        off = at + length + (length & 1);
+    }
+}
+
+/* Keeps the ICC profile of an 8- or 16-bit RGB or CMYK document (others are left alone: grey and
+ * Lab need none Vignette applies, 32-bit documents are linear whatever they embed). A profile that
+ * cannot be read is ignored, never an error. */
+static void psd_take_icc(vgn_psd *d, const psd_resources *r)
+{
+    if ((d->mode != PSD_RGB && d->mode != PSD_CMYK) || (d->depth != 8 && d->depth != 16)) return;
+    if (r->icc_length < 132 || r->icc_length > PSD_MAX_ICC) return; /* 128-byte header and a tag count at least */
+    if ((d->icc = (uint8_t *)malloc((size_t)r->icc_length)) == NULL) return;
+    if (psd_read(d, r->icc_offset, d->icc, (size_t)r->icc_length) != 0) {
+        free(d->icc);
+        d->icc = NULL;
+        return;
+    }
+    d->base.icc = d->icc;
+    d->base.icc_size = (size_t)r->icc_length;
+    d->base.icc_cmyk = d->mode == PSD_CMYK;
+}
+
 static vgn_decoder *psd_start(vgn_psd *d, vgn_image_info *info, vgn_error *err)
 {
     char msg[VGN_MSG_LEN];
     uint8_t h[26], b[16];
-    uint64_t off = 26, colour_start, layers_start, layers_length;
+    uint64_t off = 26, colour_start, resources_start, layers_start, layers_length;
+    psd_resources resources;
     uint32_t limit;
     unsigned used;
 
@@ -162,8 +238,11 @@ static vgn_decoder *psd_start(vgn_psd *d, vgn_image_info *info, vgn_error *err)
         if (off - colour_start - 4 < 768 || psd_read(d, colour_start + 4, d->palette, 768) != 0)
             return psd_fail_open(d, err, VGN_E_INVALID, "the indexed PSD has no 256-colour palette");
     }
+    resources_start = off;
     if (psd_skip_section(d, &off, 0, NULL) != 0)
         return psd_fail_open(d, err, VGN_E_TRUNCATED, "the PSD image resources run past the end of the file");
+    psd_scan_resources(d, resources_start, &resources);
+    psd_take_icc(d, &resources);
     layers_start = off;
     if (psd_skip_section(d, &off, d->version == 2, &layers_length) != 0)
         return psd_fail_open(d, err, VGN_E_TRUNCATED, "the PSD layer section runs past the end of the file");
@@ -201,7 +280,8 @@ static vgn_decoder *psd_start(vgn_psd *d, vgn_image_info *info, vgn_error *err)
     d->base.height = d->h;
     d->base.opaque = !d->alpha;
     /* row buffers; PackBits: the offsets of every stored row and one stored row (at most 2x + 1) */
-    d->base.working = (size_t)used * d->row_bytes + (d->rle ? (size_t)d->channels * d->h * 8 + 8 + d->row_bytes * 2 + 2 : 0);
+    d->base.working = (size_t)used * d->row_bytes + (d->rle ? (size_t)d->channels * d->h * 8 + 8 + d->row_bytes * 2 + 2 : 0) +
+                      d->base.icc_size + (d->base.icc_cmyk ? (size_t)d->w * 7 : 0);
     vgn_err_fill(err, VGN_OK, NULL, NULL);
     return &d->base;
 }
@@ -353,6 +433,8 @@ static int psd_read_rows(vgn_decoder *base, uint8_t *dst, size_t stride, int max
     if (d->rows == NULL) {
         if ((d->rows = (uint8_t *)malloc((size_t)used * d->row_bytes)) == NULL)
             return psd_fail(d, err, VGN_E_NOMEM, "out of memory for PSD rows");
+        if (d->base.cmyk_transform != NULL && (d->cmyk = (uint8_t *)malloc((size_t)d->w * 7)) == NULL)
+            return psd_fail(d, err, VGN_E_NOMEM, "out of memory for PSD rows");
         if (d->rle && psd_table(d, err) != VGN_OK) return d->fail_code;
     }
     while (n < max_rows && d->next < d->h) {
@@ -384,6 +466,10 @@ static int psd_read_rows(vgn_decoder *base, uint8_t *dst, size_t stride, int max
                 break;
             case PSD_RGB: o[0] = (uint8_t)v[0], o[1] = (uint8_t)v[1], o[2] = (uint8_t)v[2]; break;
             case PSD_CMYK: /* stored inverted: 255 is no ink */
+                if (d->cmyk != NULL) {
+                    for (k = 0; k < 4; k++) d->cmyk[(size_t)x * 4 + k] = (uint8_t)(255 - v[k]);
+                    break; /* converted with the whole row below */
+                }
                 o[0] = (uint8_t)((v[0] * v[3] + 127) / 255);
                 o[1] = (uint8_t)((v[1] * v[3] + 127) / 255);
                 o[2] = (uint8_t)((v[2] * v[3] + 127) / 255);
@@ -393,6 +479,12 @@ static int psd_read_rows(vgn_decoder *base, uint8_t *dst, size_t stride, int max
             }
             o[3] = d->alpha ? (uint8_t)v[d->colors] : 255;
         }
+        if (d->cmyk != NULL) {
+            const uint8_t *rgb = d->cmyk + (size_t)d->w * 4;
+            o = dst + (size_t)n * stride;
+            vgn_icc_apply(d->base.cmyk_transform, d->cmyk, d->cmyk + (size_t)d->w * 4, d->w);
+            for (x = 0; x < d->w; x++, o += 4, rgb += 3) o[0] = rgb[0], o[1] = rgb[1], o[2] = rgb[2];
+        }
         d->next++;
         n++;
     }
@@ -400,17 +492,15 @@ static int psd_read_rows(vgn_decoder *base, uint8_t *dst, size_t stride, int max
     return n;
 }
 
-/* Image resources read for vgn_psd_merged_info: at most this many, each header read on its own. */
-#define PSD_MAX_RESOURCES 4096
 
 int vgn_psd_merged_info(const uint8_t *data, size_t size, int fd, int *real_merged, uint64_t *thumb_offset,
                         uint64_t *thumb_length, vgn_error *err)
 {
     vgn_psd d;
-    uint8_t b[28];
-    uint64_t off = 26, end;
+    psd_resources r;
+    uint8_t b[26];
+    uint64_t off = 26;
     struct stat st;
-    int i;
     if (real_merged == NULL || thumb_offset == NULL || thumb_length == NULL || (data == NULL && fd < 0)) {
         vgn_err_fill(err, VGN_E_STATE, "no data", NULL);
         return VGN_E_STATE;
@@ -430,29 +520,10 @@ int vgn_psd_merged_info(const uint8_t *data, size_t size, int fd, int *real_merg
     }
     /* Whatever cannot be read here is left to the decoder, which says what is wrong. */
     vgn_err_fill(err, VGN_OK, NULL, NULL);
-    if (psd_read(&d, 0, b, 26) != 0 || memcmp(b, "8BPS", 4) != 0 || psd_skip_section(&d, &off, 0, NULL) != 0 ||
-        psd_read(&d, off, b, 4) != 0)
-        return VGN_OK;
-    end = off + 4 + be32(b);
-    if (end > d.size) return VGN_OK;
-    off += 4;
-    for (i = 0; i < PSD_MAX_RESOURCES && off + 12 <= end; i++) {
-        uint32_t id, name, length;
-        uint64_t at;
-        if (psd_read(&d, off, b, 7) != 0 || memcmp(b, "8BIM", 4) != 0) break;
-        id = be16(b + 4);
-        name = (1u + b[6] + 1u) & ~1u; /* a Pascal string padded to an even length */
-        if (off + 6 + name + 4 > end || psd_read(&d, off + 6 + name, b, 4) != 0) break;
-        length = be32(b);
-        at = off + 6 + name + 4;
-        if (length > end - at) break;
-        if (id == 1057 && length >= 5 && psd_read(&d, at, b, 5) == 0) {
-            *real_merged = b[4] != 0; /* version (4 bytes), then hasRealMergedData */
-        } else if (id == 1036 && length > 28 && psd_read(&d, at, b, 28) == 0 && be32(b) == 1) {
-            *thumb_offset = at + 28; /* format 1: a JFIF stream after the 28-byte header */
-            *thumb_length = length - 28;
-        }
-        off = at + length + (length & 1);
-    }
+    if (psd_read(&d, 0, b, 26) != 0 || memcmp(b, "8BPS", 4) != 0 || psd_skip_section(&d, &off, 0, NULL) != 0) return VGN_OK;
+    psd_scan_resources(&d, off, &r);
+    *real_merged = r.real_merged;
+    *thumb_offset = r.thumb_offset;
+    *thumb_length = r.thumb_length;
     return VGN_OK;
 }

@@ -27,7 +27,9 @@ struct ColorManagementTests {
         return try ImageThumbnailer(resolver: resolver).thumbnail(bytes: bytes, type: type, request: request).bitmap
     }
 
-    @Test(arguments: ["prophoto.jpg", "prophoto.png", "prophoto.webp", "prophoto.tif", "prophoto.heic", "prophoto.jxl"])
+    @Test(arguments: [
+        "prophoto.jpg", "prophoto.png", "prophoto.webp", "prophoto.tif", "prophoto.heic", "prophoto.jxl", "prophoto.psd",
+    ])
     func aProPhotoPictureLooksLikeItsSRGBOriginal(name: String) throws {
         let original = try Self.thumbnail("base.png")
         let converted = try Self.thumbnail(name)
@@ -36,7 +38,11 @@ struct ColorManagementTests {
         #expect(difference < 2.5, "mean ΔE \(difference) between \(name) and its sRGB original")
     }
 
-    @Test(arguments: [("prophoto.jpg", "ICC_PROFILE"), ("prophoto.png", "iCCP"), ("prophoto.webp", "ICCP"), ("cmyk.jpg", "ICC_PROFILE")])
+    @Test(arguments: [
+        ("prophoto.jpg", "ICC_PROFILE"), ("prophoto.png", "iCCP"), ("prophoto.webp", "ICCP"), ("cmyk.jpg", "ICC_PROFILE"),
+        // A Photoshop document's profile is image resource 1039 (0x040F) in an 8BIM block.
+        ("prophoto.psd", "8BIM\u{4}\u{F}"), ("cmyk.psd", "8BIM\u{4}\u{F}"),
+    ])
     func withoutItsProfileThePictureWouldBeFarOff(name: String, marker: String) throws {
         // The check above could not fail if the profile changed nothing.
         let difference = Self.meanDeltaE(try Self.thumbnail("base.png"), try Self.unmanaged(name, marker: marker))
@@ -44,7 +50,7 @@ struct ColorManagementTests {
         #expect(difference > 8, "mean ΔE \(difference) without the profile")
     }
 
-    @Test(arguments: ["cmyk.jpg", "cmyk.tif"])
+    @Test(arguments: ["cmyk.jpg", "cmyk.tif", "cmyk.psd"])
     func aCMYKPictureWithItsProfileLooksLikeItsSRGBOriginal(name: String) throws {
         let difference = Self.meanDeltaE(try Self.thumbnail("base.png"), try Self.thumbnail(name))
         print("colour: \(name) mean ΔE \(String(format: "%.2f", difference)) against the sRGB original")
