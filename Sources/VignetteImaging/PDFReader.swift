@@ -105,8 +105,13 @@ public enum PDFReader {
             textIsCut: facts.text_cut != 0, rendering: rendering)
     }
 
+    /// What a read of a PDF that needs a password throws (`.unsupported`), so that callers can
+    /// tell it from poppler missing.
+    public static let passwordMessage = "the PDF is encrypted and needs a password"
+
     /// The error for a failed read, in words that name what was wrong.
     static func error(_ err: vgn_error, encrypted: Bool) -> VignetteError {
+        if encrypted { return VignetteError(.unsupported, passwordMessage) }
         let message = CodecError.text(err.message)
         switch Int32(err.code) {
         case VGN_E_UNSUPPORTED.rawValue: return VignetteError(.unsupported, message)

@@ -100,11 +100,51 @@ struct PDFGeneratorTests {
         #expect(preview.text.hasSuffix("\n… cut: showing the text of the first 1 page of 4\n"))
     }
 
-    @Test func anEncryptedPDFSaysSo() throws {
-        #expect(throws: VignetteError(.unsupported, "the PDF is encrypted and needs a password")) {
-            try Self.generator.makePreview(
-                for: try GeneratorFixtures.input("pdf/libreoffice-writer-password.pdf"), request: PreviewRequest())
+    @Test func aPDFThatNeedsAPasswordSaysSoAndNamesItsCipher() throws {
+        let input = try GeneratorFixtures.input("pdf/libreoffice-writer-password.pdf")
+        let preview = try Self.generator.makePreview(for: input, request: PreviewRequest())
+        #expect(preview.title == "PDF document, protected by a password (128-bit RC4)")
+        #expect(
+            preview.text
+                == "This PDF is protected by a password: it is encrypted with 128-bit RC4, and cannot be shown without the password.\n\nPDF version: 1.5\n"
+        )
+        #expect(throws: VignetteError(.declined, "the PDF is protected by a password (128-bit RC4): its pages cannot be drawn")) {
+            try Self.generator.makeThumbnail(for: input, request: ThumbnailRequest(maxPixelSize: 128))
         }
+        // A decline, not a failure: the icon stands in and nothing is reported as broken.
+        let (thumb, used, attempts) = try GeneratorFixtures.registry.thumbnail(for: input, request: ThumbnailRequest(maxPixelSize: 128))
+        #expect(used == "fallback" && thumb.isIcon)
+        #expect(!attempts.contains { $0.isProblem })
+    }
+
+    @Test(arguments: [
+        ("<</Filter/Standard/V 1/R 2/O(x)/U(y)/P -4>>", "40-bit RC4"),
+        ("<</Filter /Standard /V 2 /R 3 /Length 128 /O (a>>b\\)c(d)) /U <3e3e> /P -4>>", "128-bit RC4"),
+        (
+            "<</CF<</StdCF<</AuthEvent/DocOpen/CFM/AESV2/Length 16>>>>/Filter/Standard/Length 128/R 4/StmF/StdCF/StrF/StdCF/V 4>>",
+            "128-bit AES"
+        ),
+        ("<</CF<</StdCF<</CFM/AESV3/Length 32>>>>/Filter/Standard/Length 256/R 6/V 5/O(o)/U(u)/OE(e)/UE(f)/Perms(p)>>", "256-bit AES"),
+        ("<</Filter/Adobe.PubSec/SubFilter/adbe.pkcs7.s5/V 4>>", "certificates (Adobe.PubSec)"),
+        ("<</Filter/Standard/R 9>>", "an unknown cipher (version missing)"),
+    ])
+    func theCipherIsReadFromTheEncryptionDictionary(dictionary: String, cipher: String) throws {
+        let file =
+            "%PDF-1.7\n1 0 obj\n<</Type/Catalog>>\nendobj\n114 0 obj\n<</Filter/Standard/V 1>>\nendobj\n14 0 obj\n"
+            + dictionary + "\nendobj\ntrailer\n<</Root 1 0 R/Encrypt 14 0 R>>\n%%EOF\n"
+        #expect(PDFEncryption.dictionary(Array(file.utf8)[...])?.cipher == cipher)
+        let inline = "%PDF-1.4\ntrailer\n<</Root 1 0 R/Encrypt " + dictionary + ">>\n"
+        #expect(PDFEncryption.dictionary(Array(inline.utf8)[...])?.cipher == cipher)
+    }
+
+    @Test func aDamagedEncryptionDictionaryCostsLittleAndNamesNothingItDoesNotSay() {
+        // No /Encrypt, a reference to no object, an unterminated string, endless nesting.
+        #expect(PDFEncryption.dictionary(Array("%PDF-1.4\n<</Filter/Standard/V 2>>".utf8)[...]) == nil)
+        #expect(PDFEncryption.dictionary(Array("trailer<</Encrypt 7 0 R>>".utf8)[...]) == nil)
+        let open = "trailer<</Encrypt<</Filter/Standard/O(" + String(repeating: "\\(", count: 100_000)
+        #expect(PDFEncryption.dictionary(Array(open.utf8)[...]) == PDFEncryption.Dictionary(filter: "Standard"))
+        let deep = "trailer<</Encrypt" + String(repeating: "<<", count: 100_000) + "/V 5"
+        #expect(PDFEncryption.dictionary(Array(deep.utf8)[...]) == PDFEncryption.Dictionary())
     }
 
     @Test func damagedPDFsAnswerOrFailCleanly() throws {

@@ -25,24 +25,53 @@ public struct PDFGenerator: BuiltInGenerator, ThumbnailGenerating, PreviewGenera
         self.readerLimits = limits
     }
 
-    /// Page 1, drawn on white to the requested size.
+    /// Page 1, drawn on white to the requested size; declines a PDF that needs a password.
     public func makeThumbnail(for input: GeneratorInput, request: ThumbnailRequest) throws -> GeneratedThumbnail {
         var limits = readerLimits
         limits.textPages = 0
         limits.textBytes = 0
-        let contents = try read(input, renderSide: request.targetPixels, limits: limits)
+        let contents: PDFContents
+        do {
+            contents = try read(input, renderSide: request.targetPixels, limits: limits)
+        } catch let error where Self.needsPassword(error) {
+            let cipher = try Self.cipher(input)
+            throw VignetteError(.declined, "the PDF is protected by a password (\(cipher)): its pages cannot be drawn")
+        }
         guard let bitmap = contents.rendering else {
             throw VignetteError(.corrupt, "the PDF has no page to draw")
         }
         return GeneratedThumbnail(bitmap: bitmap)
     }
 
-    /// The facts and the text of the first pages, cut at the request's byte limit.
+    /// The facts and the text of the first pages, cut at the request's byte limit; for a PDF
+    /// that needs a password, that it does, its cipher and its version.
     public func makePreview(for input: GeneratorInput, request: PreviewRequest) throws -> TextPreview {
         var limits = readerLimits
         limits.textBytes = min(limits.textBytes, request.maxBytes)
-        let contents = try read(input, renderSide: 0, limits: limits)
-        return PDFPreview(contents).preview
+        do {
+            return PDFPreview(try read(input, renderSide: 0, limits: limits)).preview
+        } catch let error where Self.needsPassword(error) {
+            let cipher = try Self.cipher(input)
+            let version = PDFEncryption.headerVersion(try input.contents(limit: Self.maxFileBytes)[...])
+            let text =
+                "This PDF is protected by a password: it is encrypted with \(cipher), and cannot be shown without the password.\n"
+                + (version.map { "\nPDF version: \($0)\n" } ?? "")
+            let html =
+                "<p class=\"vignette-protected\">This PDF is protected by a password: it is encrypted with \(HTML.escape(cipher)), "
+                + "and cannot be shown without the password.</p>\n"
+                + (version.map { "<dl class=\"facts\"><dt>PDF version</dt><dd>\(HTML.escape($0))</dd></dl>\n" } ?? "")
+            return TextPreview(title: "PDF document, protected by a password (\(cipher))", text: text, html: html)
+        }
+    }
+
+    /// Whether `error` is poppler's answer to a PDF that needs a password to be opened.
+    private static func needsPassword(_ error: any Error) -> Bool {
+        (error as? VignetteError).map { $0.code == .unsupported && $0.reason == PDFReader.passwordMessage } ?? false
+    }
+
+    /// The cipher of the encrypted PDF `input` ("128-bit RC4"), from its encryption dictionary.
+    private static func cipher(_ input: GeneratorInput) throws -> String {
+        PDFEncryption.dictionary(try input.contents(limit: maxFileBytes)[...])?.cipher ?? "a cipher the file does not name"
     }
 
     private func read(_ input: GeneratorInput, renderSide: Int, limits: PDFReader.Limits) throws -> PDFContents {
