@@ -26,7 +26,7 @@ harnesses=(
     image-metadata:images:swift gif:formats:c tiff:formats:c bmp:formats:c psd:formats:c heif:formats:c jxl:formats:c raw:formats:c icc:formats:c
     stream:containers:c zip:containers:swift tar:containers:swift office:containers:swift
     types:types-and-text:swift mime-package:types-and-text:swift type-cache:types-and-text:swift declarations:types-and-text:swift text:types-and-text:swift fallback:types-and-text:swift font:types-and-text:c
-    json:previewers:swift csv:previewers:swift markdown:previewers:swift xml:previewers:swift plist:previewers:swift imaginary:previewers:swift mail:previewers:swift rtf:previewers:swift
+    json:previewers:swift csv:previewers:swift markdown:previewers:swift xml:previewers:swift plist:previewers:swift imaginary:previewers:swift mail:previewers:swift rtf:previewers:swift pdf:previewers:swift
 )
 group_seconds=600
 seconds=""
@@ -122,6 +122,7 @@ seeds() {
     plist) ls Samples/*.plist Samples/*.yaml Samples/*.toml ;;
     imaginary) ;; # Fuzz/seeds/imaginary: the operations Nextcloud's provider sends
     image-metadata) find $g/exif -name '*.jpg'; ls Samples/logo.png; find $t/VignetteImagingTests/Fixtures/webp -name '*.webp' | head -5 ;;
+    pdf) find $g/pdf -name '*.pdf' ;; # and Fuzz/seeds/pdf: encryption dictionaries of every version
     rtf) ;; # Fuzz/seeds/rtf: RTF as LibreOffice, WordPad and TextEdit write it, and Outlook's compressed bodies
     mail) ls Samples/*.eml Samples/*.ics Samples/*.vcf $g/outlook/outer.msg ;;
     esac

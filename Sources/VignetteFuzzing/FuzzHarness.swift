@@ -57,6 +57,9 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
     /// RTF documents (`RichTextReader` through the `rtf` preview), and the same bytes as an
     /// Outlook message's compressed RTF body (MS-OXRTFCP), whose output is read as RTF in turn.
     case rtf
+    /// The encryption dictionary of a PDF that poppler cannot open (found through the trailer's
+    /// `/Encrypt`, read by a tokenizer stepping over binary strings), and the header's version.
+    case pdf
 
     /// Runs the harness on one input; returns normally whatever the bytes are.
     public func run(_ bytes: [UInt8]) {
@@ -144,6 +147,9 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
         case .rtf:
             preview(bytes, generator: "rtf", filename: "input.rtf")
             if let rtf = try? CompressedRTF.decompress(bytes[...], limit: 1 << 20) { preview(rtf, generator: "rtf", filename: "body.rtf") }
+        case .pdf:
+            _ = PDFEncryption.dictionary(bytes[...])?.cipher
+            _ = PDFEncryption.headerVersion(bytes[...])
         case .imaginary:
             guard let plan = try? PipelinePlan(operations: String(decoding: bytes, as: UTF8.self), maxSide: 64) else { return }
             _ = plan.request.outputSize(width: 300, height: 200)

@@ -28,7 +28,7 @@ struct FuzzRegressionTests {
     @Test func everyHarnessHasSeedsInTheTree() {
         // The seeds fuzz.sh takes from Tests/ and Samples/ are checked by its smoke run; these
         // are the hand-written ones, which must not go missing silently.
-        for harness: FuzzHarness in [.json, .csv, .markdown, .xml, .plist, .mail, .imageHeader, .imaginary, .rtf] {
+        for harness: FuzzHarness in [.json, .csv, .markdown, .xml, .plist, .mail, .imageHeader, .imaginary, .rtf, .pdf] {
             #expect(!Self.inputs("Fuzz/seeds", harness).isEmpty, "no seeds for \(harness.rawValue)")
         }
     }

@@ -8,12 +8,12 @@ import VignetteCore
 /// the binary `/O` and `/U` strings, nested dictionaries and arrays; `/CFM` is taken from the
 /// crypt filters of version 4. Hostile bytes cost a bounded amount: the dictionary is read for at
 /// most `maxDictionaryBytes`, and nothing is allocated from what it says.
-enum PDFEncryption {
+package enum PDFEncryption {
     /// Most bytes of the encryption dictionary read.
     static let maxDictionaryBytes = 16 << 10
 
     /// What the encryption dictionary says.
-    struct Dictionary: Equatable {
+    package struct Dictionary: Equatable {
         /// `/Filter`: `Standard` for passwords, `Adobe.PubSec` for certificates.
         var filter: String?
         /// `/V`: the algorithm (1–5).
@@ -27,7 +27,7 @@ enum PDFEncryption {
 
         /// The cipher in words: "40-bit RC4", "128-bit AES", "256-bit AES", or what the
         /// dictionary names when it is none of those.
-        var cipher: String {
+        package var cipher: String {
             if let filter, filter != "Standard" { return "certificates (\(filter))" }
             switch (version ?? 0, method) {
             case (1, _): return "40-bit RC4"
@@ -41,7 +41,7 @@ enum PDFEncryption {
     }
 
     /// The encryption dictionary of the PDF in `bytes`, or nil when the trailer names none.
-    static func dictionary(_ bytes: ArraySlice<UInt8>) -> Dictionary? {
+    package static func dictionary(_ bytes: ArraySlice<UInt8>) -> Dictionary? {
         // The last /Encrypt is the trailer's of the newest update.
         var at: Int?
         var from = bytes.startIndex
@@ -176,7 +176,7 @@ enum PDFEncryption {
     }
 
     /// The version in the `%PDF-x.y` header at the start of `bytes`, or nil.
-    static func headerVersion(_ bytes: ArraySlice<UInt8>) -> String? {
+    package static func headerVersion(_ bytes: ArraySlice<UInt8>) -> String? {
         let head = bytes.prefix(1024)
         guard let at = ByteSearch.firstIndex(of: Array("%PDF-".utf8), in: head, from: head.startIndex) else { return nil }
         let digits = head[(at + 5)...].prefix { ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".") }
