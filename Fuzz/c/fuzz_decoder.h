@@ -6,6 +6,7 @@
 #define FUZZ_DECODER_H
 
 #include <stdlib.h>
+#include <string.h>
 #include "vgn_decoder.h"
 #include "vgn_icc.h"
 
@@ -13,16 +14,36 @@
 #define FUZZ_MAX_PIXELS (4u << 20)
 #define FUZZ_MAX_WORKING ((size_t)512 << 20)
 
+/* The CMYK transform of the last profile seen, kept across inputs as ColorTransform keeps one per
+ * profile: building it (black-point detection under ASan) takes seconds, and mutated inputs mostly
+ * keep their profile. */
+static uint8_t *fuzz_profile;
+static size_t fuzz_profile_size;
+static vgn_icc *fuzz_transform;
+
+static inline vgn_icc *fuzz_cmyk_transform(const uint8_t *profile, size_t size) {
+    vgn_error err;
+    int is_srgb = 0;
+    if (fuzz_profile != NULL && fuzz_profile_size == size && memcmp(fuzz_profile, profile, size) == 0) return fuzz_transform;
+    if (fuzz_transform != NULL) vgn_icc_close(fuzz_transform);
+    free(fuzz_profile);
+    fuzz_transform = vgn_icc_open(profile, size, VGN_ICC_CMYK8, &is_srgb, NULL, 0, &err);
+    fuzz_profile = malloc(size);
+    if (fuzz_profile != NULL) memcpy(fuzz_profile, profile, size);
+    fuzz_profile_size = size;
+    return fuzz_transform;
+}
+
 static inline int fuzz_drain(vgn_decoder *d, const vgn_image_info *info) {
     vgn_error err;
     uint32_t w = 0, h = 0;
     const uint8_t *profile = NULL;
     size_t profile_size = 0;
-    int cmyk = 0, is_srgb = 0;
+    int cmyk = 0;
     vgn_icc *transform = NULL;
     if (d == NULL) return 0;
     if (vgn_decoder_icc(d, &profile, &profile_size, &cmyk) && cmyk) {
-        transform = vgn_icc_open(profile, profile_size, VGN_ICC_CMYK8, &is_srgb, NULL, 0, &err);
+        transform = fuzz_cmyk_transform(profile, profile_size);
         if (transform != NULL) vgn_decoder_set_cmyk_transform(d, transform);
     }
     vgn_decoder_size(d, &w, &h);
@@ -36,7 +57,6 @@ static inline int fuzz_drain(vgn_decoder *d, const vgn_image_info *info) {
         }
     }
     vgn_decoder_close(d);
-    if (transform != NULL) vgn_icc_close(transform);
     return 0;
 }
 
