@@ -480,9 +480,9 @@ static int psd_read_rows(vgn_decoder *base, uint8_t *dst, size_t stride, int max
             o[3] = d->alpha ? (uint8_t)v[d->colors] : 255;
         }
         if (d->cmyk != NULL) {
-            const uint8_t *rgb = d->cmyk + (size_t)d->w * 4;
+            uint8_t *rgb = d->cmyk + (size_t)d->w * 4;
             o = dst + (size_t)n * stride;
-            vgn_icc_apply(d->base.cmyk_transform, d->cmyk, d->cmyk + (size_t)d->w * 4, d->w);
+            vgn_icc_apply(d->base.cmyk_transform, d->cmyk, rgb, d->w);
             for (x = 0; x < d->w; x++, o += 4, rgb += 3) o[0] = rgb[0], o[1] = rgb[1], o[2] = rgb[2];
         }
         d->next++;
@@ -491,7 +491,6 @@ static int psd_read_rows(vgn_decoder *base, uint8_t *dst, size_t stride, int max
     vgn_err_fill(err, VGN_OK, NULL, NULL);
     return n;
 }
-
 
 int vgn_psd_merged_info(const uint8_t *data, size_t size, int fd, int *real_merged, uint64_t *thumb_offset,
                         uint64_t *thumb_length, vgn_error *err)

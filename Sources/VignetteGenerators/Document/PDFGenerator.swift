@@ -34,7 +34,7 @@ public struct PDFGenerator: BuiltInGenerator, ThumbnailGenerating, PreviewGenera
         do {
             contents = try read(input, renderSide: request.targetPixels, limits: limits)
         } catch let error where Self.needsPassword(error) {
-            let cipher = try Self.cipher(input)
+            let cipher = Self.cipher(try input.contents(limit: Self.maxFileBytes)[...])
             throw VignetteError(.declined, "the PDF is protected by a password (\(cipher)): its pages cannot be drawn")
         }
         guard let bitmap = contents.rendering else {
@@ -51,8 +51,9 @@ public struct PDFGenerator: BuiltInGenerator, ThumbnailGenerating, PreviewGenera
         do {
             return PDFPreview(try read(input, renderSide: 0, limits: limits)).preview
         } catch let error where Self.needsPassword(error) {
-            let cipher = try Self.cipher(input)
-            let version = PDFEncryption.headerVersion(try input.contents(limit: Self.maxFileBytes)[...])
+            let bytes = try input.contents(limit: Self.maxFileBytes)[...]
+            let cipher = Self.cipher(bytes)
+            let version = PDFEncryption.headerVersion(bytes)
             let text =
                 "This PDF is protected by a password: it is encrypted with \(cipher), and cannot be shown without the password.\n"
                 + (version.map { "\nPDF version: \($0)\n" } ?? "")
@@ -69,9 +70,9 @@ public struct PDFGenerator: BuiltInGenerator, ThumbnailGenerating, PreviewGenera
         (error as? VignetteError).map { $0.code == .unsupported && $0.reason == PDFReader.passwordMessage } ?? false
     }
 
-    /// The cipher of the encrypted PDF `input` ("128-bit RC4"), from its encryption dictionary.
-    private static func cipher(_ input: GeneratorInput) throws -> String {
-        PDFEncryption.dictionary(try input.contents(limit: maxFileBytes)[...])?.cipher ?? "a cipher the file does not name"
+    /// The cipher of the encrypted PDF in `bytes` ("128-bit RC4"), from its encryption dictionary.
+    private static func cipher(_ bytes: ArraySlice<UInt8>) -> String {
+        PDFEncryption.dictionary(bytes)?.cipher ?? "a cipher the file does not name"
     }
 
     private func read(_ input: GeneratorInput, renderSide: Int, limits: PDFReader.Limits) throws -> PDFContents {

@@ -7,8 +7,9 @@ import VignetteImaging
 /// It declares the Office Open XML and OpenDocument families, as the embedded-preview generators
 /// do, at a lower priority: a picture the writing program embedded wins, and this draws only
 /// when there is none. Legacy Word, Excel and PowerPoint files, which embed none Vignette reads,
-/// and RTF documents are drawn directly. The text comes from the same bounded readers as the `office` and
-/// `office-legacy` previews, stopped after `budget` characters, which more than fill a page.
+/// and RTF documents are drawn directly. The text comes from the same bounded readers as the
+/// `office`, `office-legacy` and `rtf` previews, stopped after `budget` characters, which more
+/// than fill a page.
 public struct OfficePageGenerator: BuiltInGenerator, ThumbnailGenerating {
     /// `office-page`.
     public let identifier = "office-page"

@@ -23,11 +23,11 @@ public struct RichTextGenerator: BuiltInGenerator, PreviewGenerating {
     /// declines a file that does not start with `{\rtf`, so that the text preview shows it.
     public func makePreview(for input: GeneratorInput, request: PreviewRequest) throws -> TextPreview {
         let document = try Self.document(of: input, budget: max(request.maxBytes, 1), properties: true)
-        let (text, html, truncated) = document.rendered(maxBytes: request.maxBytes, maxLines: request.maxLines)
         guard !document.blocks.isEmpty else {
             return TextPreview(
                 title: input.type.localizedDescription + ", no text", text: "", html: "<p class=\"vignette-empty\">(no text)</p>\n")
         }
+        let (text, html, truncated) = document.rendered(maxBytes: request.maxBytes, maxLines: request.maxLines)
         return TextPreview(title: input.type.localizedDescription, text: text, html: html, truncated: truncated)
     }
 

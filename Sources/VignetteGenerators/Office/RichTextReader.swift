@@ -213,7 +213,7 @@ struct RichTextReader {
         if symbol == UInt8(ascii: "'") {
             var value: UInt8 = 0
             var digits = 0
-            while digits < 2, next < bytes.endIndex, let digit = Self.hexValue(bytes[next]) {
+            while digits < 2, next < bytes.endIndex, let digit = TransferDecoding.hexValue(bytes[next]) {
                 value = value << 4 | digit
                 digits += 1
                 next += 1
@@ -565,12 +565,4 @@ struct RichTextReader {
 
     private static func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
     private static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 0x30...0x39: byte - 0x30
-        case 0x41...0x46: byte - 0x37
-        case 0x61...0x66: byte - 0x57
-        default: nil
-        }
-    }
 }
