@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Built-in decoders against the peers (issue 13), 256 px thumbnails, one run, same conditions:
 #
-# 1. The 32 benchmark photos as WebP, HEIC, AVIF, JPEG XL, TIFF and GIF (bench/make-formats.sh):
+# 1. The 32 benchmark photos as WebP, HEIC, AVIF, JPEG XL, TIFF, GIF and JPEG 2000 (bench/make-formats.sh):
 #    `vignette batch --out DIR --size 256 --format jpeg --quality 80 -j 2` against `vipsthumbnail
 #    -s 256` run as 2 processes
 #    (xargs -P2 -n4, JPEG q80 out, like bench/peers.sh). Target: vignette ≤ 0.7× vipsthumbnail.
@@ -18,6 +18,7 @@
 # alternating, and the medians compared (REPEAT=5 by default; RSS is the largest of the runs).
 #
 #   bench/formats.sh            (a release build of vignette is made if missing)
+#   SETS="jp2" bench/formats.sh   only those sets of part 1 (part 2 and 3 are skipped)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 formats=${CORPUS_DIR:-$here/corpus}/formats
@@ -25,7 +26,9 @@ mixed=${MIXED_DIR:-$here/../../shared/corpora/mixed}
 vignette=${VIGNETTE_BIN:-$here/../.build/release/vignette}
 out=${OUTROOT:-/dev/shm/formats-bench}
 [[ -x $vignette ]] || (cd "$here/.." && swift build -c release >/dev/null)
-[[ -d $formats/heic ]] || "$here/make-formats.sh"
+for set in ${SETS:-webp heic avif jxl tiff gif jp2}; do
+    [[ -d $formats/$set && -n $(ls "$formats/$set") ]] || FORMATS=${SETS:-} "$here/make-formats.sh"
+done
 for tool in vipsthumbnail gdk-pixbuf-thumbnailer /usr/bin/time; do
     command -v "$tool" >/dev/null || { echo "formats.sh: $tool is missing (apt-get install libvips-tools libgdk-pixbuf2.0-bin time)" >&2; exit 1; }
 done
@@ -78,9 +81,10 @@ row() { # set input-dir peer-label peer-command target
 echo "| set | files | vignette thumbnails | vignette wall | vignette RSS | peer thumbnails | peer wall | peer RSS | ratio | target |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 vips="ls | OMP_NUM_THREADS=1 VIPS_CONCURRENCY=1 xargs -P2 -n4 vipsthumbnail -s 256 -o '$out/vipsthumbnail.%SET%/%s.jpg[Q=80,strip]'"
-for set in webp heic avif jxl tiff gif; do
+for set in ${SETS:-webp heic avif jxl tiff gif jp2}; do
     row "$set" "$formats/$set" vipsthumbnail "${vips//%SET%/$set}" 0.7
 done
+[[ -n ${SETS:-} ]] && exit 0
 gdk="find . -type f | xargs -P2 -I{} gdk-pixbuf-thumbnailer -s 256 {} '$out/gdk.%SET%/{}.png'"
 for set in gif bmp tiff; do
     row "mixed-$set" "$mixed/$set" gdk "${gdk//%SET%/mixed-$set}" 0.3

@@ -7,6 +7,7 @@
 #   corpus/formats/jxl/   cjxl -d 1 -e 3 (lossy, not the JPEG recompression)
 #   corpus/formats/tiff/  ImageMagick -compress lzw (strips), every second file tiled JPEG (vips)
 #   corpus/formats/gif/   ImageMagick, 256 colours
+#   corpus/formats/jp2/   opj_compress -r 20 (OpenJPEG: 20:1, six resolution levels, 1024-pixel tiles)
 # and corpus/formats/oriented/: a photo with EXIF orientation 6 (JPEG), and the same photo as
 # HEIC (irot added by tools/heif-irot.py), AVIF (avifenc --irot), JPEG XL (orientation in the
 # codestream) and TIFF (Orientation tag), each of which must come out portrait.
@@ -19,10 +20,10 @@ src=${CORPUS_DIR:-$here/corpus}/jpeg
 out=${CORPUS_DIR:-$here/corpus}/formats
 [[ -d $src ]] || { echo "make-formats: no $src (run bench/make-corpus.sh first)" >&2; exit 1; }
 if [[ ${1:-} == --force ]]; then rm -rf "$out"; fi
-for tool in cwebp heif-enc avifenc cjxl convert vips exiftool; do
+for tool in cwebp heif-enc avifenc cjxl opj_compress convert vips exiftool; do
     command -v "$tool" >/dev/null || { echo "make-formats: $tool is missing (scripts/install-deps.sh --test)" >&2; exit 1; }
 done
-mkdir -p "$out"/{webp,heic,avif,jxl,tiff,gif,oriented}
+mkdir -p "$out"/{webp,heic,avif,jxl,tiff,gif,jp2,oriented}
 
 encode() { # format input
     local fmt=$1 in=$2 name
@@ -40,11 +41,16 @@ encode() { # format input
             convert "$in" -compress lzw "$out/tiff/$name.tif"
         fi ;;
     gif) [[ -s $out/gif/$name.gif ]] || convert "$in" -colors 256 "$out/gif/$name.gif" ;;
+    # opj_compress reads no JPEG: through a PPM (tiles keep its memory and vips' reasonable)
+    jp2)
+        [[ -s $out/jp2/$name.jp2 ]] && return
+        convert "$in" "/dev/shm/$name.ppm" && opj_compress -i "/dev/shm/$name.ppm" -o "$out/jp2/$name.jp2" -r 20 -n 6 -t 1024,1024 >/dev/null
+        rm -f "/dev/shm/$name.ppm" ;;
     esac
 }
 export -f encode
 export out
-for fmt in webp heic avif jxl tiff gif; do
+for fmt in ${FORMATS:-webp heic avif jxl tiff gif jp2}; do # FORMATS="jp2": only those
     echo "make-formats: $fmt" >&2
     ls "$src"/*.jpg | xargs -P 2 -I{} bash -c 'encode "$0" "$1"' "$fmt" {}
 done

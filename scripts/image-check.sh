@@ -48,16 +48,16 @@ if ! "$bin" preview Samples/chime.wav | grep -q '^Title: Chime$'; then
   exit 1
 fi
 echo "image-check: audio and video preview through FFmpeg's libraries (dlopen'd)"
-# libheif and libjxl decode in the installed helper program (libexec/vignette/vignette-decode).
+# libheif, libjxl and OpenJPEG decode in the installed helper program (libexec/vignette/vignette-decode).
 "$helper" 2>"$work/helper.err" && { echo "image-check: vignette-decode ran without its pipes" >&2; exit 1; }
 grep -q 'run by vignette' "$work/helper.err" || { echo "image-check: $helper did not start" >&2; exit 1; }
-for f in hopper.avif cropped_traffic_light.jxl; do
+for f in hopper.avif cropped_traffic_light.jxl test-card-lossless.jp2; do
   if ! "$bin" thumbnail --no-system-thumbnailers -s 64 -o "$work/$f.png" "Tests/VignetteImagingTests/Fixtures/formats/other-images/$f" >/dev/null; then
     echo "image-check: $f did not thumbnail through $helper" >&2
     exit 1
   fi
 done
-echo "image-check: AVIF and JPEG XL thumbnail through libexec/vignette/vignette-decode"
+echo "image-check: AVIF, JPEG XL and JPEG 2000 thumbnail through libexec/vignette/vignette-decode"
 # libtiff, LittleCMS and libwebp are loaded with dlopen on first use too: a TIFF, a WebP and a
 # JPEG with a colour profile (and WebP output) prove they are there.
 fx=Tests/VignetteImagingTests/Fixtures

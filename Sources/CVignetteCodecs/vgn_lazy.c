@@ -1,4 +1,4 @@
-/* vgn_lazy.c - libheif, libjxl, LibRaw, libtiff, LittleCMS, libwebp and fontconfig opened on first
+/* vgn_lazy.c - libheif, libjxl, LibRaw, libtiff, LittleCMS, libwebp, fontconfig and OpenJPEG opened on first
  * use (see vgn_library_load, vgn_lazy.h).
  *
  * Linked normally, the first three load eleven more libraries into every process and run their
@@ -20,7 +20,7 @@
 
 #include "vgn_lazy.h"
 
-#define VGN_LIB_COUNT 9
+#define VGN_LIB_COUNT 10
 
 static pthread_mutex_t vgn_lazy_lock = PTHREAD_MUTEX_INITIALIZER;
 static void *vgn_lazy_handles[VGN_LIB_COUNT];
@@ -47,6 +47,8 @@ static const char *vgn_lazy_name(vgn_library library, char *versioned, size_t n,
     case VGN_LIB_WEBP: name = "libwebp", *plain = "libwebp.so", pattern = "libwebp.so.%d", number = 7; break;
     case VGN_LIB_WEBPDEMUX: name = "libwebpdemux", *plain = "libwebpdemux.so", pattern = "libwebpdemux.so.%d", number = 2; break;
     case VGN_LIB_FONTCONFIG: name = "fontconfig", *plain = "libfontconfig.so", pattern = "libfontconfig.so.%d", number = 1; break;
+    /* OpenJPEG 2.x: soname 7 since 2.0. */
+    case VGN_LIB_OPENJP2: name = "OpenJPEG", *plain = "libopenjp2.so", pattern = "libopenjp2.so.%d", number = 7; break;
     default: *plain = NULL; return NULL;
     }
     snprintf(versioned, n, pattern, number);

@@ -3,7 +3,8 @@ import Foundation
 public import VignetteCore
 
 /// The formats decoded through the shim's streaming decoders (vgn_decoder.h): GIF, TIFF, BMP,
-/// ICO/CUR, TGA, PNM/PAM, PSD, HEIF/AVIF, JPEG XL, and camera RAW through its embedded preview.
+/// ICO/CUR, TGA, PNM/PAM, PSD, HEIF/AVIF, JPEG XL, JPEG 2000, and camera RAW through its embedded
+/// preview.
 extension ImageDecoder {
     /// A format the streaming decoders read, by the name errors use.
     public enum StreamedFormat: String, Sendable, CaseIterable {
@@ -15,6 +16,7 @@ extension ImageDecoder {
         case pnm = "PNM"
         case heif = "HEIF"
         case jpegXL = "JPEG XL"
+        case jpeg2000 = "JPEG 2000"
 
         /// How long an isolated decoder may take, from open to its last row, before it is killed.
         static let isolatedTimeout: UInt32 = 30_000
@@ -65,7 +67,7 @@ extension ImageDecoder {
         func open(_ data: UnsafePointer<UInt8>, _ count: Int, target: UInt32, _ info: inout vgn_image_info, _ err: inout vgn_error)
             -> OpaquePointer?
         {
-            if self == .heif || self == .jpegXL { _ = Self.helper }
+            if self == .heif || self == .jpegXL || self == .jpeg2000 { _ = Self.helper }
             return switch self {
             case .gif: vgn_gif_open(data, count, &info, &err)
             case .tiff: vgn_tiff_open(data, count, target, &info, &err)
@@ -84,6 +86,10 @@ extension ImageDecoder {
             case .jpegXL:
                 Self.loadForChild(VGN_LIB_JXL, vgn_jxl_open, &err)
                     ? vgn_isolated_open(vgn_jxl_open, "libjxl", data, count, target, Self.isolatedTimeout, &info, &err) : nil
+            // OpenJPEG has had a long line of crashes on hostile codestreams: in a child too.
+            case .jpeg2000:
+                Self.loadForChild(VGN_LIB_OPENJP2, vgn_jp2_open, &err)
+                    ? vgn_isolated_open(vgn_jp2_open, "OpenJPEG", data, count, target, Self.isolatedTimeout, &info, &err) : nil
             }
         }
     }

@@ -24,13 +24,14 @@ public struct ImageThumbnailer: Sendable {
         "com.microsoft.ico", "com.microsoft.cur", "com.truevision.tga-image", "net.sourceforge.netpbm.pnm", "public.pbm",
         "net.sourceforge.netpbm.pgm", "net.sourceforge.netpbm.ppm", "net.sourceforge.netpbm.pam", "public.heif-standard",
         "public.heic", "public.heif", "public.avif", "public.jpeg-xl", "public.camera-raw-image", "com.adobe.photoshop-image",
+        "public.jpeg-2000", "org.jpeg.jpx", "org.jpeg.jpeg-2000-codestream",
     ]
 
     /// The streamed decoders, by the type each answers for.
     static let streamedTypes: [(type: String, format: ImageDecoder.StreamedFormat)] = [
         ("com.compuserve.gif", .gif), ("public.tiff", .tiff), ("com.microsoft.bmp", .bmp), ("com.truevision.tga-image", .tga),
         ("net.sourceforge.netpbm.pnm", .pnm), ("public.heif-standard", .heif), ("public.jpeg-xl", .jpegXL),
-        ("com.adobe.photoshop-image", .psd),
+        ("com.adobe.photoshop-image", .psd), ("public.jpeg-2000", .jpeg2000),
     ]
 
     /// The decoder for a type, in the order the checks must be made.

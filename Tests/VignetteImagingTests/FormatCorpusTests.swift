@@ -3,7 +3,7 @@ import Testing
 import VignetteCore
 import VignetteImaging
 
-/// Every GIF, TIFF, BMP, ICO/CUR, WebP, AVIF/HEIF, JPEG XL, TGA, PNM and PSD file of the shared mixed
+/// Every GIF, TIFF, BMP, ICO/CUR, WebP, AVIF/HEIF, JPEG XL, JPEG 2000, TGA, PNM and PSD file of the shared mixed
 /// corpus (copied to Fixtures/formats with its MANIFEST.tsv) against each format's reference
 /// decoder: what the reference decodes, the built-in decoders thumbnail within 25 dB (35 dB on
 /// average per format) of the reference's own pixels shrunk the same way; what it refuses, we
@@ -12,7 +12,7 @@ import VignetteImaging
 struct FormatCorpusTests {
     /// The reference decoder of each format (named in the closing note and bench/RESULTS.md).
     enum Reference: String {
-        case vips, imageMagick = "ImageMagick", netpbm, heifConvert = "heif-convert", djxl
+        case vips, imageMagick = "ImageMagick", netpbm, heifConvert = "heif-convert", djxl, openJPEG = "opj_decompress"
 
         /// The command that writes `input`'s first picture to `output` as PNG.
         func command(_ input: String, _ output: String, frame: Int) -> [String] {
@@ -22,6 +22,7 @@ struct FormatCorpusTests {
             case .netpbm: ["sh", "-c", "tgatoppm \"$0\" | pnmtopng > \"$1\"", input, output]
             case .heifConvert: ["heif-convert", input, output]
             case .djxl: ["djxl", input, output]
+            case .openJPEG: ["opj_decompress", "-i", input, "-o", output]
             }
         }
     }
@@ -37,6 +38,7 @@ struct FormatCorpusTests {
         case ("ico", _): return ("ICO/CUR", .imageMagick)
         case (_, "avif"), (_, "heif"): return ("AVIF/HEIF", .heifConvert)
         case (_, "jxl"): return ("JPEG XL", .djxl)
+        case (_, "jp2"), (_, "j2k"): return ("JPEG 2000", .openJPEG)
         case (_, "psd"): return ("PSD", .imageMagick)
         // ImageMagick 6.9.11 turns bottom-left TGAs upside down; netpbm reads them as the spec says.
         case (_, "tga"): return ("TGA", .netpbm)

@@ -5,7 +5,7 @@ import VignetteCore
 
 @testable import VignetteImaging
 
-/// The streamed decoders (GIF, TIFF, BMP, ICO, TGA, PNM, HEIF/AVIF, JPEG XL, camera RAW) through
+/// The streamed decoders (GIF, TIFF, BMP, ICO, TGA, PNM, HEIF/AVIF, JPEG XL, JPEG 2000, camera RAW) through
 /// `ImageThumbnailer`: header-first limits, first frames only, reduced copies, orientation.
 @Suite("Streamed formats")
 struct StreamedFormatTests {
@@ -132,10 +132,15 @@ struct StreamedFormatTests {
         #expect(alpha.allSatisfy { abs(Int($0.element.0) - Int($0.element.1)) <= 8 }, "\(path): alpha differs")
     }
 
-    /// libheif and libjxl decode in `vignette-decode`, a fresh process (built beside the tests by
+    /// libheif, libjxl and OpenJPEG decode in `vignette-decode`, a fresh process (built beside the tests by
     /// `make test`), and in a fork of this one when it is not there: the same picture either way.
     // Serialized: one case unsets the process-wide helper while the other counts its starts.
-    @Test(.serialized, arguments: ["formats/other-images/cropped_traffic_light.jxl", "formats/other-images/hopper.avif"])
+    @Test(
+        .serialized,
+        arguments: [
+            "formats/other-images/cropped_traffic_light.jxl", "formats/other-images/hopper.avif",
+            "formats/other-images/test-card-lossless.jp2",
+        ])
     func isolatedDecodersRunInTheHelperProgramOrInAFork(path: String) throws {
         let helper = try #require(
             ImageDecoder.StreamedFormat.helper, "vignette-decode is not built beside the test binary (make test builds it)")

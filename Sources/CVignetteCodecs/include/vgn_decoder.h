@@ -1,6 +1,6 @@
 /*
  * vgn_decoder.h - the row-streaming decoders beyond JPEG/PNG/WebP: BMP, ICO/CUR, TGA, PNM/PAM, PSD,
- * GIF (giflib), TIFF (libtiff), HEIF/AVIF (libheif), JPEG XL (libjxl); and camera RAW previews
+ * GIF (giflib), TIFF (libtiff), HEIF/AVIF (libheif), JPEG XL (libjxl), JPEG 2000 (OpenJPEG); and camera RAW previews
  * (LibRaw). The conventions of vgn_codecs.h apply (vgn_error filled by every call, no global
  * mutable state, no output on stderr, input memory (or descriptor) owned by the caller and kept alive
  * until close).
@@ -117,7 +117,9 @@ typedef enum vgn_library {
     VGN_LIB_WEBP = 6,
     VGN_LIB_WEBPDEMUX = 7,
     /* Loaded when a text page needs a glyph the DejaVu fonts lack (vgn_font_fallback_file). */
-    VGN_LIB_FONTCONFIG = 8
+    VGN_LIB_FONTCONFIG = 8,
+    /* OpenJPEG, by the JPEG 2000 decoder (in its child). */
+    VGN_LIB_OPENJP2 = 9
 } vgn_library;
 
 /* Loads `library` once (any thread, any number of calls): 0, or VGN_E_UNSUPPORTED with a message
@@ -130,6 +132,12 @@ vgn_decoder *vgn_heif_open(const uint8_t *data, size_t size, uint32_t target, vg
 
 /* JPEG XL (libjxl): the first frame, oriented by libjxl (info->orientation is 1). */
 vgn_decoder *vgn_jxl_open(const uint8_t *data, size_t size, uint32_t target, vgn_image_info *info, vgn_error *err);
+
+/* JPEG 2000, a JP2 file or a bare codestream (OpenJPEG): the picture at the smallest wavelet
+ * resolution whose longest side covers `target`; a JP2's ICC profile is handed to the caller.
+ * Pictures with more than 65,536 tiles x components, or 256 components, are refused before
+ * OpenJPEG reads them (it allocates per tile and component while reading the header). */
+vgn_decoder *vgn_jp2_open(const uint8_t *data, size_t size, uint32_t target, vgn_image_info *info, vgn_error *err);
 
 /* Any of the openers above run in a forked child: the child sends the header (info, row size,
  * working bytes, ICC profile) and decodes only when the first rows are asked for, one request per
@@ -153,7 +161,7 @@ int vgn_isolate_uses_helper(vgn_isolated_opener opener);
 /* How many children the helper program has been started for in this process (for tests). */
 unsigned long vgn_isolate_helper_starts(void);
 
-/* The helper program's main: argv is {name, "libheif"|"libjxl", target, size}, the input is in fd
+/* The helper program's main: argv is {name, "libheif"|"libjxl"|"OpenJPEG", target, size}, the input is in fd
  * 3, requests come on fd 4 and answers go to fd 5, as for a forked child. */
 int vgn_isolate_helper_main(int argc, char **argv);
 
