@@ -78,6 +78,40 @@ struct JPEG2000Tests {
         #expect(FormatCorpusTests.psnr(ours.bitmap, reference.bitmap) >= 35, "\(FormatCorpusTests.psnr(ours.bitmap, reference.bitmap)) dB")
     }
 
+    /// `jp2` with its header box's colour specification replaced by one carrying `profile`
+    /// (method 2, a restricted ICC profile), as cameras and scanners write it.
+    static func withProfile(_ jp2: [UInt8], _ profile: [UInt8]) throws -> [UInt8] {
+        func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        func u32(_ at: Int) -> Int { Int(jp2[at]) << 24 | Int(jp2[at + 1]) << 16 | Int(jp2[at + 2]) << 8 | Int(jp2[at + 3]) }
+        // opj_compress writes the signature (12 bytes), ftyp (20), then jp2h holding ihdr (22) and colr.
+        #expect(Array(jp2[36..<40]) == Array("jp2h".utf8) && Array(jp2[44..<48]) == Array("ihdr".utf8))
+        let header = u32(32)
+        let ihdr = Array(jp2[40..<62])
+        let colr = be32(8 + 3 + profile.count) + Array("colr".utf8) + [2, 0, 0] + profile
+        return Array(jp2[0..<32]) + be32(8 + ihdr.count + colr.count) + Array("jp2h".utf8) + ihdr + colr + Array(jp2[(32 + header)...])
+    }
+
+    @Test func aJP2sICCProfileIsAppliedAsThePNGsIs() throws {
+        let folder = try Self.workFolder("icc")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let png = Fixtures.root + "/color/prophoto.png"
+        // ImageMagick writes the PNG's profile out, and its pixels as they are (no conversion) into a PPM.
+        #expect(try FormatCorpusTests.run(["convert", png, folder + "/prophoto.icc"]) == 0)
+        #expect(try FormatCorpusTests.run(["convert", png, "-depth", "8", folder + "/prophoto.ppm"]) == 0)
+        #expect(try FormatCorpusTests.run(["opj_compress", "-i", folder + "/prophoto.ppm", "-o", folder + "/plain.jp2", "-n", "3"]) == 0)
+        let plain = Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/plain.jp2")))
+        let profile = Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/prophoto.icc")))
+        let tagged = try Self.withProfile(plain, profile)
+        // At full size (320 × 200), so that no resolution is dropped: lossless, with the profile the
+        // PNG's picture; without it, ProPhoto's values shown as sRGB.
+        let pngBytes = Array(try Data(contentsOf: URL(fileURLWithPath: png)))
+        let fromPNG = try StreamedFormatTests.thumbnail(pngBytes, name: "prophoto.png", size: 320)
+        let fromJP2 = try StreamedFormatTests.thumbnail(tagged, name: "prophoto.jp2", size: 320)
+        let untagged = try StreamedFormatTests.thumbnail(plain, name: "plain.jp2", size: 320)
+        #expect(psnr(fromJP2.bitmap, fromPNG.bitmap) >= 60, "\(psnr(fromJP2.bitmap, fromPNG.bitmap)) dB")
+        #expect(psnr(untagged.bitmap, fromPNG.bitmap) < 30, "\(psnr(untagged.bitmap, fromPNG.bitmap)) dB")
+    }
+
     /// A main header of `tiles` × `tiles` one-pixel tiles and one 8-bit component.
     static func tileBomb(side: UInt32) -> [UInt8] {
         func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
