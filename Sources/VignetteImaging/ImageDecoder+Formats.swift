@@ -3,8 +3,8 @@ import Foundation
 public import VignetteCore
 
 /// The formats decoded through the shim's streaming decoders (vgn_decoder.h): GIF, TIFF, BMP,
-/// ICO/CUR, TGA, PNM/PAM, PSD, HEIF/AVIF, JPEG XL, JPEG 2000, and camera RAW through its embedded
-/// preview.
+/// ICO/CUR, ICNS, TGA, PNM/PAM, PSD, XPM/XBM, HEIF/AVIF, JPEG XL, JPEG 2000, and camera RAW through
+/// its embedded preview.
 extension ImageDecoder {
     /// A format the streaming decoders read, by the name errors use.
     public enum StreamedFormat: String, Sendable, CaseIterable {
@@ -17,6 +17,8 @@ extension ImageDecoder {
         case heif = "HEIF"
         case jpegXL = "JPEG XL"
         case jpeg2000 = "JPEG 2000"
+        case xpm = "XPM"
+        case xbm = "XBM"
 
         /// How long an isolated decoder may take, from open to its last row, before it is killed.
         static let isolatedTimeout: UInt32 = 30_000
@@ -75,6 +77,8 @@ extension ImageDecoder {
             case .tga: vgn_tga_open(data, count, &info, &err)
             case .psd: vgn_psd_open(data, count, &info, &err)
             case .pnm: vgn_pnm_open(data, count, &info, &err)
+            case .xpm: vgn_xpm_open(data, count, &info, &err)
+            case .xbm: vgn_xbm_open(data, count, &info, &err)
             // libheif's codecs and libjxl print on stderr, and their bitstream decoders are large
             // C/C++: they run in a child (vgn_isolated_open), as LibRaw does.
             // Both are loaded on first use (vgn_library_load): by the helper program, or here when
@@ -175,6 +179,33 @@ extension ImageDecoder {
         if isPNG != 0 { return try png(entry, request: request, limits: limits) }
         return try streamed("ICO", request: request, limits: limits) { info, err in
             vgn_dib_open(base + offset, length, &info, &err)
+        }
+    }
+
+    /// A thumbnail of an Apple icon file: the entry that best covers the request, PNG, JPEG 2000
+    /// or an old run-length coded bitmap with its mask.
+    public static func icns(_ data: UnsafeRawBufferPointer, request: ThumbnailRequest, limits: ImageLimits = .standard) throws
+        -> DecodedImage
+    {
+        guard let base = data.baseAddress?.assumingMemoryBound(to: UInt8.self), data.count > 0 else {
+            throw VignetteError(.corrupt, "corrupt ICNS: the file is empty")
+        }
+        var err = vgn_error()
+        var info = vgn_image_info()
+        var offset = 0
+        var length = 0
+        var kind: Int32 = 0
+        guard vgn_icns_select(base, data.count, UInt32(clamping: request.targetPixels), &offset, &length, &kind, &info, &err) == 0,
+            offset <= data.count, length <= data.count - offset
+        else { throw CodecError.make(err, format: "ICNS") }
+        let entry = UnsafeRawBufferPointer(rebasing: data[offset..<(offset + length)])
+        switch kind {
+        case Int32(VGN_ICNS_PNG): return try png(entry, request: request, limits: limits)
+        case Int32(VGN_ICNS_JPEG2000): return try decode(.jpeg2000, entry, request: request, limits: limits)
+        default:
+            return try streamed("ICNS", request: request, limits: limits) { info, err in
+                vgn_icns_bitmap_open(base, data.count, offset, length, &info, &err)
+            }
         }
     }
 

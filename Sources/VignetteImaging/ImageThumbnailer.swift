@@ -24,19 +24,21 @@ public struct ImageThumbnailer: Sendable {
         "com.microsoft.ico", "com.microsoft.cur", "com.truevision.tga-image", "net.sourceforge.netpbm.pnm", "public.pbm",
         "net.sourceforge.netpbm.pgm", "net.sourceforge.netpbm.ppm", "net.sourceforge.netpbm.pam", "public.heif-standard",
         "public.heic", "public.heif", "public.avif", "public.jpeg-xl", "public.camera-raw-image", "com.adobe.photoshop-image",
-        "public.jpeg-2000", "org.jpeg.jpx", "org.jpeg.jpeg-2000-codestream",
+        "public.jpeg-2000", "org.jpeg.jpx", "org.jpeg.jpeg-2000-codestream", "com.apple.icns", "org.x.xpixmap-image",
+        "public.xbitmap-image",
     ]
 
     /// The streamed decoders, by the type each answers for.
     static let streamedTypes: [(type: String, format: ImageDecoder.StreamedFormat)] = [
         ("com.compuserve.gif", .gif), ("public.tiff", .tiff), ("com.microsoft.bmp", .bmp), ("com.truevision.tga-image", .tga),
         ("net.sourceforge.netpbm.pnm", .pnm), ("public.heif-standard", .heif), ("public.jpeg-xl", .jpegXL),
-        ("com.adobe.photoshop-image", .psd), ("public.jpeg-2000", .jpeg2000),
+        ("com.adobe.photoshop-image", .psd), ("public.jpeg-2000", .jpeg2000), ("org.x.xpixmap-image", .xpm),
+        ("public.xbitmap-image", .xbm),
     ]
 
     /// The decoder for a type, in the order the checks must be made.
     enum Decoder {
-        case jpeg, png, webp, cameraRaw, ico
+        case jpeg, png, webp, cameraRaw, ico, icns
         case streamed(ImageDecoder.StreamedFormat)
     }
 
@@ -49,6 +51,7 @@ public struct ImageThumbnailer: Sendable {
         // Before TIFF: most RAW formats are TIFF underneath, but their main image is the sensor data.
         if catalog.conforms(type, to: "public.camera-raw-image") { return .cameraRaw }
         if catalog.conforms(type, to: "com.microsoft.ico") { return .ico }
+        if catalog.conforms(type, to: "com.apple.icns") { return .icns }
         return Self.streamedTypes.first(where: { catalog.conforms(type, to: $0.type) }).map { .streamed($0.format) }
     }
 
@@ -76,6 +79,7 @@ public struct ImageThumbnailer: Sendable {
             case .webp: try ImageDecoder.webp(raw, request: request, limits: limits)
             case .cameraRaw: try ImageDecoder.cameraRaw(raw, request: request, limits: limits)
             case .ico: try ImageDecoder.ico(raw, request: request, limits: limits)
+            case .icns: try ImageDecoder.icns(raw, request: request, limits: limits)
             case .streamed(let format): try ImageDecoder.decode(format, raw, request: request, limits: limits)
             }
         }

@@ -92,11 +92,19 @@ struct ExternalLoaderTests {
             let first = result.registry.candidates(for: file.type, size: file.size, capability: .thumbnail).first
             #expect(first?.generator.identifier == "image", "\(path)")
         }
-        // A format only gdk-pixbuf reads (XPM) still goes to it.
+        // XPM, which gdk-pixbuf declares, is ours first too, gdk-pixbuf second.
         let xpm = try GeneratorInput(
             path: ExternalFixtures.packageRoot + "/Tests/VignetteGeneratorsTests/Fixtures/external/hopper.xpm", resolver: resolver)
         #expect(
-            result.registry.candidates(for: xpm.type, size: xpm.size, capability: .thumbnail).first?.generator.identifier
+            result.registry.candidates(for: xpm.type, size: xpm.size, capability: .thumbnail).map(\.generator.identifier).prefix(2)
+                == ["image", "thumbnailer:gdk-pixbuf-thumbnailer"])
+        // A format only gdk-pixbuf reads (an animated cursor, RIFF "ACON") still goes to it.
+        let scratch = try ExternalScratch()
+        let ani = Array("RIFF".utf8) + [12, 0, 0, 0] + Array("ACONLIST".utf8) + [0, 0, 0, 0]
+        try ExternalScratch.writeCloseOnExec(ani, to: scratch.path + "/busy.ani", mode: 0o644)
+        let cursor = try GeneratorInput(path: scratch.path + "/busy.ani", resolver: resolver)
+        #expect(
+            result.registry.candidates(for: cursor.type, size: cursor.size, capability: .thumbnail).first?.generator.identifier
                 == "thumbnailer:gdk-pixbuf-thumbnailer")
 
         let png = try GeneratorInput(path: ExternalFixtures.packageRoot + "/Samples/logo.png", resolver: resolver)

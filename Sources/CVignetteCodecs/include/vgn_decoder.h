@@ -1,7 +1,7 @@
 /*
- * vgn_decoder.h - the row-streaming decoders beyond JPEG/PNG/WebP: BMP, ICO/CUR, TGA, PNM/PAM, PSD,
- * GIF (giflib), TIFF (libtiff), HEIF/AVIF (libheif), JPEG XL (libjxl), JPEG 2000 (OpenJPEG); and camera RAW previews
- * (LibRaw). The conventions of vgn_codecs.h apply (vgn_error filled by every call, no global
+ * vgn_decoder.h - the row-streaming decoders beyond JPEG/PNG/WebP: BMP, ICO/CUR, ICNS, TGA, PNM/PAM,
+ * PSD, XPM/XBM, GIF (giflib), TIFF (libtiff), HEIF/AVIF (libheif), JPEG XL (libjxl), JPEG 2000
+ * (OpenJPEG); and camera RAW previews (LibRaw). The conventions of vgn_codecs.h apply (vgn_error filled by every call, no global
  * mutable state, no output on stderr, input memory (or descriptor) owned by the caller and kept alive
  * until close).
  *
@@ -68,6 +68,21 @@ vgn_decoder *vgn_dib_open(const uint8_t *data, size_t size, vgn_image_info *info
  * (decode with vgn_png_open) or a DIB (vgn_dib_open). info gets the entry's size. */
 int vgn_ico_select(const uint8_t *data, size_t size, uint32_t target, size_t *offset, size_t *length, int *is_png,
                    vgn_image_info *info, vgn_error *err);
+
+/* Apple icon files (.icns): picks the entry to show for `target` (the smallest covering it, else the
+ * largest; a PNG or JPEG 2000 one over an old bitmap of the same size) and gives its data's byte
+ * range and *kind: VGN_ICNS_PNG (decode with vgn_png_open), VGN_ICNS_JPEG2000 (vgn_jp2_open) or
+ * VGN_ICNS_BITMAP (vgn_icns_bitmap_open: RGB run-length coded with its mask entry, or ARGB). info
+ * gets the entry's size. */
+enum { VGN_ICNS_PNG = 0, VGN_ICNS_JPEG2000 = 1, VGN_ICNS_BITMAP = 2 };
+int vgn_icns_select(const uint8_t *data, size_t size, uint32_t target, size_t *offset, size_t *length, int *kind,
+                    vgn_image_info *info, vgn_error *err);
+vgn_decoder *vgn_icns_bitmap_open(const uint8_t *data, size_t size, size_t offset, size_t length, vgn_image_info *info,
+                                  vgn_error *err);
+
+/* XPM (X PixMap: XPM3 in C, XPM2) and XBM (X BitMap, X11 and X10): read from their C source. */
+vgn_decoder *vgn_xpm_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
+vgn_decoder *vgn_xbm_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
 
 /* TGA: colour-mapped, true-colour, grey; raw or RLE; any origin. */
 vgn_decoder *vgn_tga_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
