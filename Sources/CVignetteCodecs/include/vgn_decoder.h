@@ -1,6 +1,6 @@
 /*
  * vgn_decoder.h - the row-streaming decoders beyond JPEG/PNG/WebP: BMP, ICO/CUR, ICNS, TGA, PNM/PAM,
- * PSD, XPM/XBM, GIF (giflib), TIFF (libtiff), HEIF/AVIF (libheif), JPEG XL (libjxl), JPEG 2000
+ * PFM, QOI, PSD, XPM/XBM, GIF (giflib), TIFF (libtiff), HEIF/AVIF (libheif), JPEG XL (libjxl), JPEG 2000
  * (OpenJPEG); and camera RAW previews (LibRaw). The conventions of vgn_codecs.h apply (vgn_error filled by every call, no global
  * mutable state, no output on stderr, input memory (or descriptor) owned by the caller and kept alive
  * until close).
@@ -83,6 +83,13 @@ vgn_decoder *vgn_icns_bitmap_open(const uint8_t *data, size_t size, size_t offse
 /* XPM (X PixMap: XPM3 in C, XPM2) and XBM (X BitMap, X11 and X10): read from their C source. */
 vgn_decoder *vgn_xpm_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
 vgn_decoder *vgn_xbm_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
+
+/* QOI ("Quite OK Image"): RGB or RGBA, decoded operation by operation as rows are read. */
+vgn_decoder *vgn_qoi_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
+
+/* PFM (Portable FloatMap, "PF" colour or "Pf" grey, either byte order): values within 0-1 as they
+ * are, else stretched over the range found; NaN and infinities black. */
+vgn_decoder *vgn_pfm_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
 
 /* TGA: colour-mapped, true-colour, grey; raw or RLE; any origin. */
 vgn_decoder *vgn_tga_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
