@@ -3,8 +3,8 @@ import Foundation
 public import VignetteCore
 
 /// The formats decoded through the shim's streaming decoders (vgn_decoder.h): GIF, TIFF, BMP,
-/// ICO/CUR, ICNS, TGA, PNM/PAM, PFM, QOI, PSD, XPM/XBM, HEIF/AVIF, JPEG XL, JPEG 2000, and camera
-/// RAW through its embedded preview.
+/// ICO/CUR, ICNS, TGA, PNM/PAM, PFM, QOI, DDS, PSD, XPM/XBM, HEIF/AVIF, JPEG XL, JPEG 2000, and
+/// camera RAW through its embedded preview.
 extension ImageDecoder {
     /// A format the streaming decoders read, by the name errors use.
     public enum StreamedFormat: String, Sendable, CaseIterable {
@@ -21,6 +21,7 @@ extension ImageDecoder {
         case xbm = "XBM"
         case qoi = "QOI"
         case pfm = "PFM"
+        case dds = "DDS"
 
         /// How long an isolated decoder may take, from open to its last row, before it is killed.
         static let isolatedTimeout: UInt32 = 30_000
@@ -83,6 +84,7 @@ extension ImageDecoder {
             case .xbm: vgn_xbm_open(data, count, &info, &err)
             case .qoi: vgn_qoi_open(data, count, &info, &err)
             case .pfm: vgn_pfm_open(data, count, &info, &err)
+            case .dds: vgn_dds_open(data, count, &info, &err)
             // libheif's codecs and libjxl print on stderr, and their bitstream decoders are large
             // C/C++: they run in a child (vgn_isolated_open), as LibRaw does.
             // Both are loaded on first use (vgn_library_load): by the helper program, or here when

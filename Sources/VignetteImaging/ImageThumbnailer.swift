@@ -26,6 +26,7 @@ public struct ImageThumbnailer: Sendable {
         "public.heic", "public.heif", "public.avif", "public.jpeg-xl", "public.camera-raw-image", "com.adobe.photoshop-image",
         "public.jpeg-2000", "org.jpeg.jpx", "org.jpeg.jpeg-2000-codestream", "com.apple.icns", "org.x.xpixmap-image",
         "public.xbitmap-image", "org.qoiformat.qoi", "net.sourceforge.netpbm.pfm",
+        "com.microsoft.dds",
     ]
 
     /// The streamed decoders, by the type each answers for.
@@ -34,6 +35,7 @@ public struct ImageThumbnailer: Sendable {
         ("net.sourceforge.netpbm.pnm", .pnm), ("public.heif-standard", .heif), ("public.jpeg-xl", .jpegXL),
         ("com.adobe.photoshop-image", .psd), ("public.jpeg-2000", .jpeg2000), ("org.x.xpixmap-image", .xpm),
         ("public.xbitmap-image", .xbm), ("org.qoiformat.qoi", .qoi), ("net.sourceforge.netpbm.pfm", .pfm),
+        ("com.microsoft.dds", .dds),
     ]
 
     /// The decoder for a type, in the order the checks must be made.

@@ -4,7 +4,7 @@ import VignetteCore
 import VignetteImaging
 
 /// Every GIF, TIFF, BMP, ICO/CUR, ICNS, WebP, AVIF/HEIF, JPEG XL, JPEG 2000, TGA, PNM, PFM, QOI,
-/// PSD, XPM and XBM file of the shared mixed corpus (copied to Fixtures/formats with its MANIFEST.tsv) against
+/// DDS, PSD, XPM and XBM file of the shared mixed corpus (copied to Fixtures/formats with its MANIFEST.tsv) against
 /// each format's reference decoder: what the reference decodes, the built-in decoders thumbnail
 /// within 25 dB (35 dB on average per format, the known disagreements aside) of the reference's
 /// own pixels shrunk the same way; what it refuses, we refuse with an error that names the reason.
@@ -47,6 +47,7 @@ struct FormatCorpusTests {
         case (_, "xpm"), (_, "xbm"): return ("XPM/XBM", .imageMagick)
         case (_, "qoi"): return ("QOI", .ffmpeg)
         case (_, "pfm"): return ("PFM", .imageMagick)
+        case (_, "dds"): return ("DDS", .imageMagick)
         case (_, "psd"): return ("PSD", .imageMagick)
         // ImageMagick 6.9.11 turns bottom-left TGAs upside down; netpbm reads them as the spec says.
         case (_, "tga"): return ("TGA", .netpbm)

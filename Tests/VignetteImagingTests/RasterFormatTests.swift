@@ -5,8 +5,9 @@ import VignetteCore
 @testable import VignetteImaging
 
 /// The small raster formats decoded by our own code: QOI (made by FFmpeg's encoder at test time
-/// and checked against its decoder), PFM (written here, both byte orders).
-@Suite("QOI and PFM")
+/// and checked against its decoder), PFM (written here, both byte orders), DDS (ImageMagick's
+/// block-compressed textures against its own reading; BC4, BC5 and the DX10 header by hand).
+@Suite("QOI, PFM and DDS")
 struct RasterFormatTests {
     /// Runs FFmpeg quietly on `arguments`.
     static func ffmpeg(_ arguments: [String]) throws -> Int32 {
@@ -75,6 +76,70 @@ struct RasterFormatTests {
         let cut = Array(Self.pfm(width: 4, height: 1, channels: 1, little: true, [10, 20, 30, 40]).dropLast(1))
         #expect(throws: VignetteError(.corrupt, "truncated PFM: the file is too short for the pixels its header gives")) {
             try StreamedFormatTests.thumbnail(cut, name: "cut.pfm")
+        }
+    }
+
+    @Test(arguments: ["dxt1", "dxt3", "dxt5", "none"])
+    func aDDSTextureImageMagickWroteMatchesItsOwnReading(compression: String) throws {
+        let folder = try JPEG2000Tests.workFolder("dds-\(compression)")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // 61 × 45: partial blocks on both edges; alpha rising from left to right.
+        let flower = Fixtures.root + "/jpeg/pillow/flower.jpg"
+        let make = [
+            "convert", flower, "-resize", "61x45!", "-alpha", "set", "-channel", "A", "-fx", "i/w", "+channel", "-define",
+            "dds:compression=\(compression)", "-define", "dds:mipmaps=0", folder + "/t.dds",
+        ]
+        #expect(try FormatCorpusTests.run(make) == 0)
+        #expect(try FormatCorpusTests.run(["convert", folder + "/t.dds[0]", "PNG32:" + folder + "/t.png"]) == 0)
+        let dds = Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/t.dds")))
+        let ours = try StreamedFormatTests.thumbnail(dds, name: "t.dds", size: 61)
+        let png = Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/t.png")))
+        let reference = try png.withUnsafeBytes { try ImageDecoder.png($0, request: ThumbnailRequest(maxPixelSize: 61)) }
+        // Block colours are interpolated with rounding that differs by one here and there (56-57 dB).
+        #expect(psnr(ours.bitmap, reference.bitmap) >= 50, "\(psnr(ours.bitmap, reference.bitmap)) dB")
+    }
+
+    /// A DDS header for a `width` × `height` texture with the four-character code `fourCC`, then
+    /// `dx10Format` (a DX10 header) when given, then `data`.
+    static func dds(width: Int, height: Int, fourCC: String, dx10Format: Int? = nil, _ data: [UInt8]) -> [UInt8] {
+        func le32(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24 & 0xFF)] }
+        var header = Array("DDS ".utf8) + le32(124) + le32(0x1007) + le32(height) + le32(width) + le32(0) + le32(0) + le32(1)
+        header += [UInt8](repeating: 0, count: 44) + le32(32) + le32(0x4) + Array(fourCC.utf8) + [UInt8](repeating: 0, count: 20)
+        header += le32(0x1000) + [UInt8](repeating: 0, count: 16)
+        if let dx10Format { header += le32(dx10Format) + le32(3) + le32(0) + le32(1) + le32(0) }
+        return header + data
+    }
+
+    @Test func singleAndTwoChannelBlocksAreGreyAndANormalMap() throws {
+        // BC4: endpoints 255 and 0, so eight values (index 0 and 1 the endpoints, 2 to 7 the six
+        // between, 1/7 apart), the index of pixel i being i % 8 (3 bits each, least significant first).
+        var bits: UInt64 = 0
+        for i in 0..<16 { bits |= UInt64(i % 8) << (3 * i) }
+        let indices: [UInt8] = (0..<6).map { UInt8(bits >> (8 * UInt64($0)) & 0xFF) }
+        let block: [UInt8] = [255, 0] + indices
+        let grey = try StreamedFormatTests.thumbnail(Self.dds(width: 4, height: 4, fourCC: "ATI1", block), name: "g.dds", size: 4)
+        let levels: [UInt8] = [255, 0, 219, 182, 146, 109, 73, 36]
+        let shown: [UInt8] = (0..<16).map { grey.bitmap.pixels[$0 * 4] }
+        let expected: [UInt8] = (0..<16).map { levels[$0 % 8] }
+        #expect(shown == expected)
+        // BC5: a flat normal (X = Y = 128: pointing straight out) rebuilds Z near the top of the range.
+        let flat: [UInt8] = [128, 128, 0, 0, 0, 0, 0, 0]
+        let normal = try StreamedFormatTests.thumbnail(Self.dds(width: 4, height: 4, fourCC: "ATI2", flat + flat), name: "n.dds", size: 4)
+        #expect(Array(normal.bitmap.pixels[0..<4]) == [128, 128, 255, 255])
+        // The DX10 header's BC4 is the same texture.
+        let dx10 = try StreamedFormatTests.thumbnail(
+            Self.dds(width: 4, height: 4, fourCC: "DX10", dx10Format: 80, block), name: "x.dds", size: 4)
+        #expect(dx10.bitmap == grey.bitmap)
+    }
+
+    @Test func bc7AndAHeaderPromisingMoreThanTheFileSaySo() throws {
+        let bc7 = Self.dds(width: 4, height: 4, fourCC: "DX10", dx10Format: 98, [UInt8](repeating: 0, count: 16))
+        #expect(throws: VignetteError(.unsupported, "unsupported DDS: BC7 (DXGI format 98) is not supported")) {
+            try StreamedFormatTests.thumbnail(bc7, name: "bc7.dds")
+        }
+        let bomb = Self.dds(width: 65536, height: 65536, fourCC: "DXT1", [UInt8](repeating: 0, count: 8))
+        #expect(throws: VignetteError(.corrupt, "truncated DDS: the file is too short for the pixels its header gives")) {
+            try StreamedFormatTests.thumbnail(bomb, name: "bomb.dds")
         }
     }
 }

@@ -1,6 +1,6 @@
 /*
  * vgn_decoder.h - the row-streaming decoders beyond JPEG/PNG/WebP: BMP, ICO/CUR, ICNS, TGA, PNM/PAM,
- * PFM, QOI, PSD, XPM/XBM, GIF (giflib), TIFF (libtiff), HEIF/AVIF (libheif), JPEG XL (libjxl), JPEG 2000
+ * PFM, QOI, DDS, PSD, XPM/XBM, GIF (giflib), TIFF (libtiff), HEIF/AVIF (libheif), JPEG XL (libjxl), JPEG 2000
  * (OpenJPEG); and camera RAW previews (LibRaw). The conventions of vgn_codecs.h apply (vgn_error filled by every call, no global
  * mutable state, no output on stderr, input memory (or descriptor) owned by the caller and kept alive
  * until close).
@@ -90,6 +90,11 @@ vgn_decoder *vgn_qoi_open(const uint8_t *data, size_t size, vgn_image_info *info
 /* PFM (Portable FloatMap, "PF" colour or "Pf" grey, either byte order): values within 0-1 as they
  * are, else stretched over the range found; NaN and infinities black. */
 vgn_decoder *vgn_pfm_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
+
+/* DDS (DirectDraw Surface textures): the first mipmap level of the first surface; BC1-BC5 (DXT1-5,
+ * ATI1/2), uncompressed by channel masks, the DX10 header's DXGI formats of those kinds; BC6H and
+ * BC7 refused by name. */
+vgn_decoder *vgn_dds_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
 
 /* TGA: colour-mapped, true-colour, grey; raw or RLE; any origin. */
 vgn_decoder *vgn_tga_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
