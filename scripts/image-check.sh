@@ -68,6 +68,12 @@ for f in formats/tiff/blue-purple-pink.lzwcompressed.tiff formats/webp/blue-purp
   fi
 done
 echo "image-check: TIFF, WebP and colour profiles through libtiff, libwebp and LittleCMS (dlopen'd)"
+# OpenEXRCore likewise, in the helper program too.
+if ! "$bin" thumbnail --no-system-thumbnailers --no-fallback -s 64 -o "$work/exr.png" "$fx/formats/other-images/python.exr" >/dev/null; then
+  echo "image-check: python.exr did not thumbnail (is libopenexr-3-1-30 installed?)" >&2
+  exit 1
+fi
+echo "image-check: OpenEXR through OpenEXRCore (dlopen'd in vignette-decode)"
 # fontconfig is opened on first need too, for the characters DejaVu lacks: a Chinese line must
 # come out in a font that has it, not as the boxes that private-use characters get.
 printf '中文文本预览\n' >"$work/zh.txt"

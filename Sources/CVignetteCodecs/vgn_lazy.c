@@ -1,5 +1,5 @@
-/* vgn_lazy.c - libheif, libjxl, LibRaw, libtiff, LittleCMS, libwebp, fontconfig and OpenJPEG opened on first
- * use (see vgn_library_load, vgn_lazy.h).
+/* vgn_lazy.c - libheif, libjxl, LibRaw, libtiff, LittleCMS, libwebp, fontconfig, OpenJPEG and
+ * OpenEXRCore opened on first use (see vgn_library_load, vgn_lazy.h).
  *
  * Linked normally, the first three load eleven more libraries into every process and run their
  * constructors (highway times its clock, libde265 fills tables): about 8 ms of CPU before main,
@@ -20,7 +20,7 @@
 
 #include "vgn_lazy.h"
 
-#define VGN_LIB_COUNT 10
+#define VGN_LIB_COUNT 11
 
 static pthread_mutex_t vgn_lazy_lock = PTHREAD_MUTEX_INITIALIZER;
 static void *vgn_lazy_handles[VGN_LIB_COUNT];
@@ -49,6 +49,8 @@ static const char *vgn_lazy_name(vgn_library library, char *versioned, size_t n,
     case VGN_LIB_FONTCONFIG: name = "fontconfig", *plain = "libfontconfig.so", pattern = "libfontconfig.so.%d", number = 1; break;
     /* OpenJPEG 2.x: soname 7 since 2.0. */
     case VGN_LIB_OPENJP2: name = "OpenJPEG", *plain = "libopenjp2.so", pattern = "libopenjp2.so.%d", number = 7; break;
+    /* OpenEXR 3.1's core library: soname 30 (its OPENEXR_LIB_VERSION_STRING "30.x"). */
+    case VGN_LIB_OPENEXR: name = "OpenEXRCore", *plain = "libOpenEXRCore-3_1.so", pattern = "libOpenEXRCore-3_1.so.%d", number = 30; break;
     default: *plain = NULL; return NULL;
     }
     snprintf(versioned, n, pattern, number);

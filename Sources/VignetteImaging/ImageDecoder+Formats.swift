@@ -3,8 +3,8 @@ import Foundation
 public import VignetteCore
 
 /// The formats decoded through the shim's streaming decoders (vgn_decoder.h): GIF, TIFF, BMP,
-/// ICO/CUR, ICNS, TGA, PNM/PAM, PFM, QOI, DDS, PSD, XPM/XBM, HEIF/AVIF, JPEG XL, JPEG 2000, and
-/// camera RAW through its embedded preview.
+/// ICO/CUR, ICNS, TGA, PCX, SGI, Sun raster, PNM/PAM, PFM, QOI, DDS, PSD, XPM/XBM, OpenEXR, HEIF/AVIF,
+/// JPEG XL, JPEG 2000, and camera RAW through its embedded preview.
 extension ImageDecoder {
     /// A format the streaming decoders read, by the name errors use.
     public enum StreamedFormat: String, Sendable, CaseIterable {
@@ -22,6 +22,10 @@ extension ImageDecoder {
         case qoi = "QOI"
         case pfm = "PFM"
         case dds = "DDS"
+        case openEXR = "OpenEXR"
+        case pcx = "PCX"
+        case sgi = "SGI"
+        case sunRaster = "Sun raster"
 
         /// How long an isolated decoder may take, from open to its last row, before it is killed.
         static let isolatedTimeout: UInt32 = 30_000
@@ -72,7 +76,7 @@ extension ImageDecoder {
         func open(_ data: UnsafePointer<UInt8>, _ count: Int, target: UInt32, _ info: inout vgn_image_info, _ err: inout vgn_error)
             -> OpaquePointer?
         {
-            if self == .heif || self == .jpegXL || self == .jpeg2000 { _ = Self.helper }
+            if self == .heif || self == .jpegXL || self == .jpeg2000 || self == .openEXR { _ = Self.helper }
             return switch self {
             case .gif: vgn_gif_open(data, count, &info, &err)
             case .tiff: vgn_tiff_open(data, count, target, &info, &err)
@@ -85,6 +89,9 @@ extension ImageDecoder {
             case .qoi: vgn_qoi_open(data, count, &info, &err)
             case .pfm: vgn_pfm_open(data, count, &info, &err)
             case .dds: vgn_dds_open(data, count, &info, &err)
+            case .pcx: vgn_pcx_open(data, count, &info, &err)
+            case .sgi: vgn_sgi_open(data, count, &info, &err)
+            case .sunRaster: vgn_sun_open(data, count, &info, &err)
             // libheif's codecs and libjxl print on stderr, and their bitstream decoders are large
             // C/C++: they run in a child (vgn_isolated_open), as LibRaw does.
             // Both are loaded on first use (vgn_library_load): by the helper program, or here when
@@ -100,6 +107,10 @@ extension ImageDecoder {
             case .jpeg2000:
                 Self.loadForChild(VGN_LIB_OPENJP2, vgn_jp2_open, &err)
                     ? vgn_isolated_open(vgn_jp2_open, "OpenJPEG", data, count, target, Self.isolatedTimeout, &info, &err) : nil
+            // OpenEXRCore 3.1.5 crashes on damaged chunks (fuzz_exr found one in a minute).
+            case .openEXR:
+                Self.loadForChild(VGN_LIB_OPENEXR, vgn_exr_open, &err)
+                    ? vgn_isolated_open(vgn_exr_open, "OpenEXR", data, count, target, Self.isolatedTimeout, &info, &err) : nil
             }
         }
     }

@@ -4,7 +4,7 @@ import VignetteCore
 import VignetteImaging
 
 /// Every GIF, TIFF, BMP, ICO/CUR, ICNS, WebP, AVIF/HEIF, JPEG XL, JPEG 2000, TGA, PNM, PFM, QOI,
-/// DDS, PSD, XPM and XBM file of the shared mixed corpus (copied to Fixtures/formats with its MANIFEST.tsv) against
+/// DDS, OpenEXR, PCX, SGI, Sun raster, PSD, XPM and XBM file of the shared mixed corpus (copied to Fixtures/formats with its MANIFEST.tsv) against
 /// each format's reference decoder: what the reference decodes, the built-in decoders thumbnail
 /// within 25 dB (35 dB on average per format, the known disagreements aside) of the reference's
 /// own pixels shrunk the same way; what it refuses, we refuse with an error that names the reason.
@@ -12,7 +12,8 @@ import VignetteImaging
 struct FormatCorpusTests {
     /// The reference decoder of each format (named in the closing note and bench/RESULTS.md).
     enum Reference: String {
-        case vips, imageMagick = "ImageMagick", netpbm, heifConvert = "heif-convert", djxl, openJPEG = "opj_decompress", icns2png, ffmpeg
+        case vips, imageMagick = "ImageMagick", netpbm, heifConvert = "heif-convert", djxl, openJPEG = "opj_decompress", icns2png, ffmpeg,
+            vipsSRGB = "vips colourspace"
 
         /// The command that writes `input`'s first picture (ICNS: the entry `frame` pixels wide) to
         /// `output` as PNG (icns2png: every entry, in `output`'s folder).
@@ -25,6 +26,7 @@ struct FormatCorpusTests {
             case .djxl: ["djxl", input, output]
             case .openJPEG: ["opj_decompress", "-i", input, "-o", output]
             case .ffmpeg: ["ffmpeg", "-v", "error", "-i", input, "-frames:v", "1", "-pix_fmt", "rgba", output]
+            case .vipsSRGB: ["vips", "colourspace", input, output, "srgb"]
             // every entry, as NAME_16x16x32.png … (its -s picks ic09 for 256)
             case .icns2png: ["icns2png", "-x", "-o", (output as NSString).deletingLastPathComponent, input]
             }
@@ -48,6 +50,8 @@ struct FormatCorpusTests {
         case (_, "qoi"): return ("QOI", .ffmpeg)
         case (_, "pfm"): return ("PFM", .imageMagick)
         case (_, "dds"): return ("DDS", .imageMagick)
+        case (_, "exr"): return ("OpenEXR", .vipsSRGB)
+        case (_, "pcx"), (_, "sgi"), (_, "ras"): return ("PCX/SGI/Sun", .imageMagick)
         case (_, "psd"): return ("PSD", .imageMagick)
         // ImageMagick 6.9.11 turns bottom-left TGAs upside down; netpbm reads them as the spec says.
         case (_, "tga"): return ("TGA", .netpbm)
@@ -77,6 +81,8 @@ struct FormatCorpusTests {
             "its PNG entries carry Apple's Generic RGB profile (gamma 1.8), which we apply and icns2png drops (the PNG alone: 28.8 dB against its raw pixels too)",
         "other-images/hopper.pfm":
             "Pillow wrote 0-255 pixel values as floats: we stretch them over their range (as for floating-point TIFFs), ImageMagick clamps them to white",
+        "other-images/python.ras":
+            "ImageMagick wrote alpha into 32-bit Sun raster's pad byte and reads it back; the format has no alpha: opaque here, as netpbm's rasttopnm shows it (identical to ours)",
         "tiff/hopper.Lab.tif":
             "libtiff's CIELab to RGB conversion comes out lighter than ImageMagick's and libvips' (23-24 dB against both)",
     ]

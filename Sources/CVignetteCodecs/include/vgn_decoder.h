@@ -1,9 +1,10 @@
 /*
- * vgn_decoder.h - the row-streaming decoders beyond JPEG/PNG/WebP: BMP, ICO/CUR, ICNS, TGA, PNM/PAM,
- * PFM, QOI, DDS, PSD, XPM/XBM, GIF (giflib), TIFF (libtiff), HEIF/AVIF (libheif), JPEG XL (libjxl), JPEG 2000
- * (OpenJPEG); and camera RAW previews (LibRaw). The conventions of vgn_codecs.h apply (vgn_error filled by every call, no global
- * mutable state, no output on stderr, input memory (or descriptor) owned by the caller and kept alive
- * until close).
+ * vgn_decoder.h - the row-streaming decoders beyond JPEG/PNG/WebP: BMP, ICO/CUR, ICNS, TGA, PCX, SGI,
+ * Sun raster, PNM/PAM, PFM, QOI, DDS, PSD, XPM/XBM, OpenEXR (OpenEXRCore), GIF (giflib), TIFF
+ * (libtiff), HEIF/AVIF (libheif), JPEG XL (libjxl), JPEG 2000 (OpenJPEG); and camera RAW previews
+ * (LibRaw). The conventions of vgn_codecs.h apply (vgn_error filled by every call, no global mutable
+ * state, no output on stderr, input memory (or descriptor) owned by the caller and kept alive until
+ * close).
  *
  * Every format opens to the same handle:
  *   open       parses the header only: info->width/height is the full picture as stored (for the
@@ -96,8 +97,28 @@ vgn_decoder *vgn_pfm_open(const uint8_t *data, size_t size, vgn_image_info *info
  * BC7 refused by name. */
 vgn_decoder *vgn_dds_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
 
+/* OpenEXR (OpenEXRCore, opened on first use; run it through vgn_isolated_open: 3.1.5 crashes on
+ * damaged chunks): the first part, scanline or tiled, R/G/B/A or Y, shown as linear light clamped to
+ * 0-1 through the sRGB curve; deep images refused. */
+vgn_decoder *vgn_exr_open(const uint8_t *data, size_t size, uint32_t target, vgn_image_info *info, vgn_error *err);
+
 /* TGA: colour-mapped, true-colour, grey; raw or RLE; any origin. */
 vgn_decoder *vgn_tga_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
+
+/* ZSoft PCX, raw or run-length coded: 8-bit with the 256-colour palette at the end (grey without it),
+ * RGB and RGBA in 3 and 4 planes, 1-bit black and white, EGA (1 bit in 4 planes) and 2- or 4-bit pixels
+ * with the header's 16 colours; other layouts are VGN_E_UNSUPPORTED. One scanline is allocated at open. */
+vgn_decoder *vgn_pcx_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
+
+/* SGI image (.sgi, .rgb, .bw), verbatim or run-length coded: grey, grey+alpha, RGB, RGBA (the first four
+ * channels of more), 8 or 16 bits a sample (the top byte kept). Rows are decoded where they are stored,
+ * nothing is allocated; the file must hold the row tables (or the verbatim planes) its header gives. */
+vgn_decoder *vgn_sgi_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
+
+/* Sun raster (.ras, .sun), raw or run-length coded: 1-bit (black for 1 without a colour map), 8-bit with
+ * its colour map or grey, 24-bit BGR and 32-bit XBGR (RGB and XRGB in type-3 files; X ignored, opaque).
+ * Run-length coded files take one row buffer at the first read (base.working). */
+vgn_decoder *vgn_sun_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
 
 /* Photoshop PSD and PSB: the merged image (vgn_psd.c), from memory or read from a descriptor. */
 vgn_decoder *vgn_psd_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
@@ -146,7 +167,9 @@ typedef enum vgn_library {
     /* Loaded when a text page needs a glyph the DejaVu fonts lack (vgn_font_fallback_file). */
     VGN_LIB_FONTCONFIG = 8,
     /* OpenJPEG, by the JPEG 2000 decoder (in its child). */
-    VGN_LIB_OPENJP2 = 9
+    VGN_LIB_OPENJP2 = 9,
+    /* OpenEXRCore, by the OpenEXR decoder (in its child). */
+    VGN_LIB_OPENEXR = 10
 } vgn_library;
 
 /* Loads `library` once (any thread, any number of calls): 0, or VGN_E_UNSUPPORTED with a message
@@ -188,7 +211,7 @@ int vgn_isolate_uses_helper(vgn_isolated_opener opener);
 /* How many children the helper program has been started for in this process (for tests). */
 unsigned long vgn_isolate_helper_starts(void);
 
-/* The helper program's main: argv is {name, "libheif"|"libjxl"|"OpenJPEG", target, size}, the input is in fd
+/* The helper program's main: argv is {name, "libheif"|"libjxl"|"OpenJPEG"|"OpenEXR", target, size}, the input is in fd
  * 3, requests come on fd 4 and answers go to fd 5, as for a forked child. */
 int vgn_isolate_helper_main(int argc, char **argv);
 
