@@ -1,5 +1,6 @@
-/// Header sizes of raster formats Vignette does not decode (yet), so that their previews state
-/// the size and the external generators' pixel cap applies to them too.
+/// Header sizes of the less common raster formats, read before any decoder runs: previews state
+/// the size even when the picture cannot be drawn, and the external generators' pixel cap
+/// applies to these formats too.
 extension ImageDimensions {
     /// QOI, PCX, SGI, Sun raster, PFM, DDS, OpenEXR, JPEG 2000 (JP2 and the bare codestream) and
     /// ICNS, in that order; nil when none of them parses.

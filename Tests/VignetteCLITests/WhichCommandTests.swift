@@ -74,6 +74,9 @@ struct WhichCommandTests {
                 "com.microsoft.ico", "com.microsoft.cur", "com.truevision.tga-image", "net.sourceforge.netpbm.pnm", "public.pbm",
                 "net.sourceforge.netpbm.pgm", "net.sourceforge.netpbm.ppm", "net.sourceforge.netpbm.pam", "public.heif-standard",
                 "public.heic", "public.heif", "public.avif", "public.jpeg-xl", "public.camera-raw-image", "com.adobe.photoshop-image",
+                "public.jpeg-2000", "org.jpeg.jpx", "org.jpeg.jpeg-2000-codestream", "com.apple.icns", "org.x.xpixmap-image",
+                "public.xbitmap-image", "org.qoiformat.qoi", "net.sourceforge.netpbm.pfm", "com.microsoft.dds", "com.ilm.openexr-image",
+                "com.zsoft.pcx", "com.sgi.sgi-image", "com.sun.raster-image",
             ])
         #expect(image["priority"] as? String == "standard")
         #expect(image["origin"] as? String == "built-in")

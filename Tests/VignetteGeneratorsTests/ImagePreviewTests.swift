@@ -13,17 +13,28 @@ struct ImagePreviewTests {
         try Self.generator.makePreview(for: try GeneratorFixtures.input(relative), request: PreviewRequest())
     }
 
-    @Test func anImageNothingDecodesGetsItsHeaderFactsNotTheFallback() throws {
-        // A QOI header: "qoif", width and height big-endian, 4 channels, sRGB.
+    @Test func anImageNothingDecodesGetsItsFactsNotTheFallback() throws {
+        // An EMF header (record type 1, " EMF" at 40): a format Vignette draws no picture of.
+        let bytes = [1, 0, 0, 0, 88, 0, 0, 0] + [UInt8](repeating: 0, count: 32) + Array(" EMF".utf8) + [UInt8](repeating: 0, count: 44)
+        let input = GeneratorInput(
+            bytes: bytes, filename: "drawing.emf", resolver: TypeResolver(catalog: GeneratorFixtures.registry.catalog))
+        let (p, generator, _) = try GeneratorFixtures.registry.preview(for: input, request: PreviewRequest())
+        #expect(generator == "image-facts")
+        #expect(p.text == "Format: Windows enhanced metafile\nPicture: not drawn (Vignette has no decoder for this format)\n")
+        #expect(p.html.hasPrefix("<p class=\"note\">Picture not drawn: Vignette has no decoder for this format</p>\n<dl class=\"facts\">"))
+    }
+
+    @Test func anImageItsDecoderCannotDrawStillGetsItsHeaderFactsAndTheReason() throws {
+        // A QOI header (640 × 480, 4 channels) and too few bytes for its pixels.
         let bytes = Array("qoif".utf8) + [0, 0, 2, 0x80, 0, 0, 1, 0xE0, 4, 0] + [UInt8](repeating: 0, count: 32)
         let input = GeneratorInput(
             bytes: bytes, filename: "drawing.qoi", resolver: TypeResolver(catalog: GeneratorFixtures.registry.catalog))
         let (p, generator, _) = try GeneratorFixtures.registry.preview(for: input, request: PreviewRequest())
-        #expect(generator == "image-facts")
+        #expect(generator == "image")
         #expect(p.title == "QOI image, 640 × 480")
         #expect(
-            p.text == "Size: 640 × 480 pixels (0.3 MP)\nFormat: QOI image\nPicture: not drawn (Vignette has no decoder for this format)\n")
-        #expect(p.html.hasPrefix("<p class=\"note\">Picture not drawn: Vignette has no decoder for this format</p>\n<dl class=\"facts\">"))
+            p.text == "Size: 640 × 480 pixels (0.3 MP)\nFormat: QOI image\n"
+                + "Picture: not drawn (truncated QOI: the file is too short for the pixels its header gives)\n")
     }
 
     /// A 2 × 1 uncompressed RGB TIFF (red, blue), little-endian, one strip.
