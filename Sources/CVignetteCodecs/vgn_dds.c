@@ -284,7 +284,7 @@ vgn_decoder *vgn_dds_open(const uint8_t *data, size_t size, vgn_image_info *info
         s->row_bytes = (size_t)(((uint64_t)w + 3) / 4 * s->block_bytes);
         need = (uint64_t)s->row_bytes * (((uint64_t)h + 3) / 4);
     }
-    if (need > size - offset) {
+    if (need / (s->kind == VGN_DDS_RAW ? h : ((uint64_t)h + 3) / 4) != s->row_bytes || need > size - offset) {
         vgn_err_fill(err, VGN_E_TRUNCATED, "the file is too short for the pixels its header gives", NULL);
         vgn_dds_close(&s->base);
         return NULL;

@@ -211,7 +211,9 @@ static int vgn_jp2_siz(const uint8_t *d, size_t size, size_t at, vgn_image_info 
     }
     tiles_x = (uint32_t)(((uint64_t)x1 - tx0 + tw - 1) / tw);
     tiles_y = (uint32_t)(((uint64_t)y1 - ty0 + th - 1) / th);
-    if ((uint64_t)tiles_x * tiles_y * ncomp > VGN_JP2_MAX_TILE_COMPONENTS) {
+    /* each factor alone first, so that the product cannot wrap */
+    if (tiles_x > VGN_JP2_MAX_TILE_COMPONENTS || tiles_y > VGN_JP2_MAX_TILE_COMPONENTS ||
+        (uint64_t)tiles_x * tiles_y * ncomp > VGN_JP2_MAX_TILE_COMPONENTS) {
         char m[VGN_MSG_LEN];
         snprintf(m, sizeof m, "%llu tile components (%llu tiles, %u components; at most %u are read)",
                  (unsigned long long)tiles_x * tiles_y * ncomp, (unsigned long long)tiles_x * tiles_y, ncomp,

@@ -245,7 +245,7 @@ vgn_decoder *vgn_pfm_open(const uint8_t *data, size_t size, vgn_image_info *info
         return NULL;
     }
     pos++; /* the single whitespace character before the raster */
-    if ((uint64_t)w * h * (uint64_t)channels * 4 > size - pos) {
+    if ((uint64_t)w * h > (uint64_t)(size - pos) / ((uint64_t)channels * 4)) {
         vgn_err_fill(err, VGN_E_TRUNCATED, "the file is too short for the pixels its header gives", NULL);
         return NULL;
     }

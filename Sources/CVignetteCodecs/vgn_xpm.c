@@ -468,7 +468,8 @@ vgn_decoder *vgn_xpm_open(const uint8_t *data, size_t size, vgn_image_info *info
     }
     /* each colour line is at least its key, a blank, a key letter, a blank and a colour character;
      * each row its width's keys: what the header promises must be in the file */
-    if ((uint64_t)x->ncolours * (x->cpp + 4) + (uint64_t)w * h * x->cpp > size) {
+    /* (the pixels' term divided out, so that no product can wrap) */
+    if ((uint64_t)x->ncolours * (x->cpp + 4) > size || (uint64_t)w * h > (size - (uint64_t)x->ncolours * (x->cpp + 4)) / x->cpp) {
         vgn_err_fill(err, VGN_E_TRUNCATED, "the file is too short for the colours and pixels its header gives", NULL);
         vgn_xpm_close(&x->base);
         return NULL;

@@ -127,6 +127,11 @@ struct JPEG2000Tests {
         #expect(
             error.reason
                 == "JPEG 2000 over a decoder limit: 1000000 tile components (1000000 tiles, 1 components; at most 65536 are read)")
+        // The largest grid a header can ask for (4294967295 tiles a side): refused without the product wrapping.
+        let widest = try #require(throws: VignetteError.self) {
+            try StreamedFormatTests.thumbnail(Self.tileBomb(side: 0xFFFF_FFFF), name: "bomb.j2k")
+        }
+        #expect(widest.code == .refused)
     }
 
     @Test func aCutCodestreamSaysItIsTruncated() throws {

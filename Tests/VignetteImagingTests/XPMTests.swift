@@ -123,6 +123,11 @@ struct XPMTests {
         #expect(throws: VignetteError(.corrupt, "truncated XPM: the file is too short for the colours and pixels its header gives")) {
             try Self.image(text, name: "x.xpm")
         }
+        // The largest sizes a header can give: their product must not wrap past the file's size.
+        let huge = "/* XPM */\nstatic char *x[] = {\"4294967295 4294967295 1 8\", \"12345678 c #FFFFFF\", \"12345678\"};\n"
+        #expect(throws: VignetteError(.corrupt, "truncated XPM: the file is too short for the colours and pixels its header gives")) {
+            try Self.image(huge, name: "x.xpm")
+        }
         let wide = "/* XPM */\nstatic char *x[] = {\"1 1 1 9\", \"123456789 c #FFFFFF\", \"123456789\"};\n"
         #expect(
             throws: VignetteError(.corrupt, "corrupt XPM: the header says 1 x 1 pixels, 1 colours, 9 characters a pixel (1 to 8)")
