@@ -1,6 +1,6 @@
 /* vgn_dds.c - DirectDraw Surface (.dds), the texture format of games and 3D tools: the first
- * mipmap level of the first surface (cube maps: the first face), decoded a row of 4 x 4 blocks at
- * a time. See vgn_decoder.h.
+ * mipmap level of the first surface (cube maps: the first face) whose longest side covers the
+ * thumbnail, decoded a row of 4 x 4 blocks at a time. See vgn_decoder.h.
  *
  * Block compression: BC1 (DXT1, with its 1-bit alpha), BC2 (DXT2/DXT3, explicit 4-bit alpha),
  * BC3 (DXT4/DXT5, interpolated alpha), BC4 (ATI1, one channel: grey) and BC5 (ATI2, two channels:
@@ -207,10 +207,21 @@ static int vgn_dds_dxgi(uint32_t format, vgn_dds *s, char *why, size_t n)
     }
 }
 
-vgn_decoder *vgn_dds_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err)
+/* The bytes of a level of lw x lh pixels, and its row of blocks (or pixels) in *row. */
+static uint64_t vgn_dds_level_bytes(const vgn_dds *s, uint32_t lw, uint32_t lh, size_t *row)
+{
+    if (s->kind == VGN_DDS_RAW) {
+        *row = (size_t)(((uint64_t)lw * s->bits + 7) / 8);
+        return (uint64_t)*row * lh;
+    }
+    *row = (size_t)(((uint64_t)lw + 3) / 4 * s->block_bytes);
+    return (uint64_t)*row * (((uint64_t)lh + 3) / 4);
+}
+
+vgn_decoder *vgn_dds_open(const uint8_t *data, size_t size, uint32_t target, vgn_image_info *info, vgn_error *err)
 {
     vgn_dds *s;
-    uint32_t w, h, pf_flags, fourcc;
+    uint32_t w, h, pf_flags, fourcc, levels, level;
     size_t offset = 128;
     uint64_t need;
     char why[VGN_MSG_LEN] = "";
@@ -276,22 +287,32 @@ vgn_decoder *vgn_dds_open(const uint8_t *data, size_t size, vgn_image_info *info
         vgn_dds_close(&s->base);
         return NULL;
     }
-    if (s->kind == VGN_DDS_RAW) {
-        s->row_bytes = (size_t)(((uint64_t)w * s->bits + 7) / 8);
-        need = (uint64_t)s->row_bytes * h;
-    } else {
-        s->block_bytes = s->kind == VGN_DDS_BC1 || s->kind == VGN_DDS_BC4 ? 8 : 16;
-        s->row_bytes = (size_t)(((uint64_t)w + 3) / 4 * s->block_bytes);
-        need = (uint64_t)s->row_bytes * (((uint64_t)h + 3) / 4);
-    }
+    if (s->kind != VGN_DDS_RAW) s->block_bytes = s->kind == VGN_DDS_BC1 || s->kind == VGN_DDS_BC4 ? 8 : 16;
+    need = vgn_dds_level_bytes(s, w, h, &s->row_bytes);
     if (need / (s->kind == VGN_DDS_RAW ? h : ((uint64_t)h + 3) / 4) != s->row_bytes || need > size - offset) {
         vgn_err_fill(err, VGN_E_TRUNCATED, "the file is too short for the pixels its header gives", NULL);
         vgn_dds_close(&s->base);
         return NULL;
     }
+    info->width = w;
+    info->height = h;
+    /* A mipmap chain (DDSD_MIPMAPCOUNT) follows the first level: the smallest level whose longest
+     * side still covers the target is read instead, as long as the file holds it. */
+    levels = vgn_le32(data + 8) & 0x20000 ? vgn_le32(data + 28) : 1;
+    for (level = 1; level < levels && level < 32 && target > 0; level++) {
+        uint32_t lw = info->width >> level > 0 ? info->width >> level : 1;
+        uint32_t lh = info->height >> level > 0 ? info->height >> level : 1;
+        size_t row;
+        uint64_t bytes = vgn_dds_level_bytes(s, lw, lh, &row);
+        if ((lw > lh ? lw : lh) < target || offset + need > size || bytes > size - offset - need) break;
+        offset += need;
+        need = bytes;
+        s->row_bytes = row;
+        w = lw, h = lh;
+    }
     s->pixels = data + offset;
-    s->base.width = info->width = w;
-    s->base.height = info->height = h;
+    s->base.width = w;
+    s->base.height = h;
     s->base.working = s->kind == VGN_DDS_RAW ? 0 : (size_t)((((uint64_t)w + 3) / 4) * 4 * 64);
     s->base.opaque = s->kind == VGN_DDS_BC4 || s->kind == VGN_DDS_BC5 || (s->kind == VGN_DDS_RAW && s->mask[3] == 0);
     info->has_alpha = !s->base.opaque;

@@ -88,7 +88,7 @@ extension ImageDecoder {
             case .xbm: vgn_xbm_open(data, count, &info, &err)
             case .qoi: vgn_qoi_open(data, count, &info, &err)
             case .pfm: vgn_pfm_open(data, count, &info, &err)
-            case .dds: vgn_dds_open(data, count, &info, &err)
+            case .dds: vgn_dds_open(data, count, target, &info, &err)
             case .pcx: vgn_pcx_open(data, count, &info, &err)
             case .sgi: vgn_sgi_open(data, count, &info, &err)
             case .sunRaster: vgn_sun_open(data, count, &info, &err)

@@ -1,3 +1,4 @@
+import CVignetteCodecs
 import Foundation
 import Testing
 import VignetteCore
@@ -6,7 +7,8 @@ import VignetteCore
 
 /// The small raster formats decoded by our own code: QOI (made by FFmpeg's encoder at test time
 /// and checked against its decoder), PFM (written here, both byte orders), DDS (ImageMagick's
-/// block-compressed textures against its own reading; BC4, BC5 and the DX10 header by hand).
+/// block-compressed textures against its own reading, a mipmap chain read at the level covering
+/// the thumbnail; BC4, BC5 and the DX10 header by hand).
 @Suite("QOI, PFM and DDS")
 struct RasterFormatTests {
     /// Runs FFmpeg quietly on `arguments`.
@@ -97,6 +99,54 @@ struct RasterFormatTests {
         let reference = try png.withUnsafeBytes { try ImageDecoder.png($0, request: ThumbnailRequest(maxPixelSize: 61)) }
         // Block colours are interpolated with rounding that differs by one here and there (56-57 dB).
         #expect(psnr(ours.bitmap, reference.bitmap) >= 50, "\(psnr(ours.bitmap, reference.bitmap)) dB")
+    }
+
+    @Test func aSmallThumbnailOfADDSWithMipmapsIsReadFromTheLevelCoveringIt() throws {
+        let folder = try JPEG2000Tests.workFolder("dds-mipmaps")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // A chain of four levels (512 × 256 down to 64 × 32), each written by ImageMagick as a texture
+        // of its own, so that each level has a reference: ImageMagick's reading of that texture.
+        let flower = Fixtures.root + "/jpeg/pillow/flower.jpg"
+        var chain: [UInt8] = []
+        for (level, (w, h)) in [(512, 256), (256, 128), (128, 64), (64, 32)].enumerated() {
+            let file = folder + "/l\(level).dds"
+            let make = ["convert", flower, "-resize", "\(w)x\(h)!", "-define", "dds:compression=dxt1", "-define", "dds:mipmaps=0", file]
+            #expect(try FormatCorpusTests.run(make) == 0)
+            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
+            #expect(bytes.count == 128 + w * h / 2)
+            chain += level == 0 ? Array(bytes[0..<128]) : []
+            chain += bytes[128...]
+        }
+        chain[10] |= 0x02  // DDSD_MIPMAPCOUNT (0x20000), and the count: 4
+        chain.replaceSubrange(28..<32, with: [4, 0, 0, 0])
+        #expect(Self.ddsLevelSize(chain, target: 64)! == (64, 32))
+        #expect(Self.ddsLevelSize(chain, target: 128)! == (128, 64))
+        #expect(Self.ddsLevelSize(chain, target: 129)! == (256, 128))
+        #expect(Self.ddsLevelSize(chain, target: 0)! == (512, 256))
+        let small = try StreamedFormatTests.thumbnail(chain, name: "m.dds", size: 64)
+        #expect(small.sourceWidth == 512 && small.sourceHeight == 256)
+        #expect(small.bitmap.width == 64 && small.bitmap.height == 32)
+        #expect(try FormatCorpusTests.run(["convert", folder + "/l3.dds", "PNG32:" + folder + "/l3.png"]) == 0)
+        let png = Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/l3.png")))
+        let reference = try png.withUnsafeBytes { try ImageDecoder.png($0, request: ThumbnailRequest(maxPixelSize: 64)) }
+        #expect(psnr(small.bitmap, reference.bitmap) >= 50, "\(psnr(small.bitmap, reference.bitmap)) dB")
+        // A chain cut short by the file's end: the deepest level the file holds.
+        let cut = Array(chain[0..<(128 + 512 * 256 / 2 + 256 * 128 / 2 + 100)])
+        #expect(Self.ddsLevelSize(cut, target: 64)! == (256, 128))
+    }
+
+    /// The size of the rows the DDS decoder reads for `target`.
+    static func ddsLevelSize(_ bytes: [UInt8], target: UInt32) -> (Int, Int)? {
+        var info = vgn_image_info()
+        var err = vgn_error()
+        return bytes.withUnsafeBufferPointer { buffer -> (Int, Int)? in
+            guard let decoder = vgn_dds_open(buffer.baseAddress, buffer.count, target, &info, &err) else { return nil }
+            defer { vgn_decoder_close(decoder) }
+            var width: UInt32 = 0
+            var height: UInt32 = 0
+            vgn_decoder_size(decoder, &width, &height)
+            return (Int(width), Int(height))
+        }
     }
 
     /// A DDS header for a `width` × `height` texture with the four-character code `fourCC`, then

@@ -92,10 +92,11 @@ vgn_decoder *vgn_qoi_open(const uint8_t *data, size_t size, vgn_image_info *info
  * are, else stretched over the range found; NaN and infinities black. */
 vgn_decoder *vgn_pfm_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
 
-/* DDS (DirectDraw Surface textures): the first mipmap level of the first surface; BC1-BC5 (DXT1-5,
+/* DDS (DirectDraw Surface textures): of the first surface, the smallest mipmap level whose longest
+ * side covers `target` (the first level when target is 0 or the file has no chain); BC1-BC5 (DXT1-5,
  * ATI1/2), uncompressed by channel masks, the DX10 header's DXGI formats of those kinds; BC6H and
  * BC7 refused by name. */
-vgn_decoder *vgn_dds_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
+vgn_decoder *vgn_dds_open(const uint8_t *data, size_t size, uint32_t target, vgn_image_info *info, vgn_error *err);
 
 /* OpenEXR (OpenEXRCore, opened on first use; run it through vgn_isolated_open: 3.1.5 crashes on
  * damaged chunks): the first part, scanline or tiled, R/G/B/A or Y, shown as linear light clamped to
