@@ -21,8 +21,8 @@
  *
  * Sun raster: a 32-byte big-endian header, an optional colour map (its reds, then greens, then blues), then
  * rows padded to 16 bits, raw or byte-run-length coded (0x80 0x00 is a literal 0x80, 0x80 n v is n + 1 copies
- * of v) as one stream across rows. 24-bit pixels are BGR, 32-bit XBGR (X is padding: the pixels are opaque,
- * though ImageMagick writes alpha there), RGB and XRGB in type-3 files; 8-bit without a colour map is grey;
+ * of v) as one stream across rows. 24-bit pixels are BGR, 32-bit XBGR, RGB and XRGB in type-3 files; X is
+ * padding, but ImageMagick writes alpha there, so it is read as alpha unless every pixel's is 0 (BMP's rule); 8-bit without a colour map is grey;
  * 1-bit without a map is black for 1. A raw colour map (type 2), or any map with 24- or 32-bit pixels, is
  * skipped. The header's length field is not relied on (the old type leaves it 0); run-length coded rows are
  * decoded into one row buffer allocated at the first read (base.working), its size first checked against what
@@ -459,6 +459,7 @@ typedef struct {
     int rle;
     int rgb;               /* type 3: colour samples in RGB order, else BGR */
     int depth;
+    int alpha;             /* 32-bit: the pad byte is alpha (some is not 0), -1 not known yet (run-length) */
     const uint8_t *map;    /* `entries` reds, greens, then blues; NULL without a map */
     uint32_t entries;
     size_t row_bytes;      /* a stored row, padded to 16 bits */
@@ -476,6 +477,19 @@ static void vgn_sun_close(vgn_decoder *base)
 }
 
 static int vgn_sun_read_rows(vgn_decoder *base, uint8_t *dst, size_t stride, int max_rows, vgn_error *err);
+
+/* Whether a raw 32-bit file's pad bytes hold alpha: the format says they are unused, but ImageMagick
+ * writes alpha there, so (as for 32-bit BMP) they are taken as alpha unless every one is 0. */
+static int vgn_sun_raw_alpha(const vgn_sun *d)
+{
+    size_t y, x;
+    for (y = 0; y < d->base.height && (d->size - d->pos) / d->row_bytes > y; y++) {
+        const uint8_t *p = d->data + d->pos + y * d->row_bytes;
+        for (x = 0; x < d->base.width; x++)
+            if (p[x * 4] != 0) return 1;
+    }
+    return 0;
+}
 
 vgn_decoder *vgn_sun_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err)
 {
@@ -543,7 +557,10 @@ vgn_decoder *vgn_sun_open(const uint8_t *data, size_t size, vgn_image_info *info
     d->base.width = w;
     d->base.height = h;
     d->base.working = d->rle ? d->row_bytes : 0;
-    d->base.opaque = 1;
+    if (depth == 32 && !d->rle) d->alpha = vgn_sun_raw_alpha(d);
+    else if (depth == 32) d->alpha = -1;
+    info->has_alpha = d->alpha != 0;
+    d->base.opaque = d->alpha == 0;
     vgn_err_fill(err, VGN_OK, NULL, NULL);
     return &d->base;
 }
@@ -601,12 +618,30 @@ static void vgn_sun_row(const vgn_sun *d, const uint8_t *p, uint8_t *out)
             if (d->map != NULL) vgn_sun_mapped(d, p[x], o);
             else vgn_legacy_pixel(o, p[x], p[x], p[x], 255);
         } else {
-            /* 32-bit pixels start with their unused byte */
+            /* 32-bit pixels start with their pad byte (alpha when d->alpha) */
             const uint8_t *s = d->depth == 24 ? p + (size_t)x * 3 : p + (size_t)x * 4 + 1;
-            if (d->rgb) vgn_legacy_pixel(o, s[0], s[1], s[2], 255);
-            else vgn_legacy_pixel(o, s[2], s[1], s[0], 255);
+            uint8_t a = d->depth == 32 && d->alpha > 0 ? s[-1] : 255;
+            if (d->rgb) vgn_legacy_pixel(o, s[0], s[1], s[2], a);
+            else vgn_legacy_pixel(o, s[2], s[1], s[0], a);
         }
     }
+}
+
+/* vgn_sun_raw_alpha for a run-length coded file: its rows decoded once ahead (as far as they go),
+ * then the stream rewound. */
+static void vgn_sun_rle_alpha(vgn_sun *d)
+{
+    size_t pos = d->pos, x;
+    uint32_t y;
+    d->alpha = 0;
+    for (y = 0; y < d->base.height && d->alpha == 0 && vgn_sun_fill(d) == 0; y++)
+        for (x = 0; x < d->base.width; x++)
+            if (d->row[x * 4] != 0) {
+                d->alpha = 1;
+                break;
+            }
+    d->pos = pos;
+    d->run = 0;
 }
 
 static int vgn_sun_read_rows(vgn_decoder *base, uint8_t *dst, size_t stride, int max_rows, vgn_error *err)
@@ -616,6 +651,7 @@ static int vgn_sun_read_rows(vgn_decoder *base, uint8_t *dst, size_t stride, int
     if (vgn_legacy_failed(&d->fail, err)) return d->fail.code;
     if (d->rle && d->row == NULL && d->next < d->base.height && (d->row = (uint8_t *)malloc(d->row_bytes)) == NULL)
         return vgn_legacy_stop(&d->fail, 0, VGN_E_NOMEM, "out of memory", err);
+    if (d->alpha < 0) vgn_sun_rle_alpha(d);
     while (n < max_rows && d->next < d->base.height) {
         const uint8_t *p;
         if (d->rle) {

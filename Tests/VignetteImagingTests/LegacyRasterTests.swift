@@ -31,6 +31,7 @@ struct LegacyRasterTests {
         ("rle.sgi", ["-compress", "RLE"]), ("verbatim.sgi", ["-compress", "none"]), ("grey.sgi", ["-colorspace", "gray"]),
         ("rgba.sgi", ["-alpha", "set", "-channel", "A", "-fx", "j/h", "+channel"]), ("rgb.ras", ["-type", "truecolor"]),
         ("palette.ras", ["-type", "palette"]), ("mono.ras", ["-monochrome"]),
+        ("rgba.ras", ["-alpha", "set", "-channel", "A", "-fx", "j/h", "+channel"]),
     ])
     func aFileImageMagickWroteMatchesItsOwnReading(name: String, options: [String]) throws {
         let (ours, theirs) = try Self.roundTrip(name, options)
@@ -45,6 +46,39 @@ struct LegacyRasterTests {
         #expect(sun.ours == sun.theirs)
         let pcx = try Self.roundTrip("mono.pcx", ["-monochrome"], netpbm: "pcxtoppm")
         #expect(pcx.ours == pcx.theirs)
+    }
+
+    /// A 2 × 2 32-bit Sun raster (type 1: XBGR), raw or run-length coded, whose pad bytes are `pads`.
+    static func sun32(pads: [UInt8], rle: Bool) -> [UInt8] {
+        var header: [UInt8] = [0x59, 0xA6, 0x6A, 0x95, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 32, 0, 0, 0, 16, 0, 0, 0, rle ? 2 : 1]
+        header += [UInt8](repeating: 0, count: 8)
+        let colours: [[UInt8]] = [[10, 20, 30], [40, 50, 60], [70, 80, 90], [100, 110, 120]]
+        var pixels: [UInt8] = []
+        for (pad, bgr) in zip(pads, colours) { pixels += [pad] + bgr }
+        // No byte is 0x80, so the run-length coding of these pixels is the pixels themselves.
+        return header + pixels
+    }
+
+    @Test(arguments: [false, true])
+    func aSunRasterPadByteIsAlphaUnlessEveryOneIsZero(rle: Bool) throws {
+        let opaque = try StreamedFormatTests.thumbnail(Self.sun32(pads: [0, 0, 0, 0], rle: rle), name: "zero.ras", size: 2).bitmap
+        #expect(opaque.pixels == [30, 20, 10, 255, 60, 50, 40, 255, 90, 80, 70, 255, 120, 110, 100, 255])
+        let alpha = try StreamedFormatTests.thumbnail(Self.sun32(pads: [255, 127, 1, 255], rle: rle), name: "alpha.ras", size: 2).bitmap
+        #expect(stride(from: 3, to: 16, by: 4).map { alpha.pixels[$0] } == [255, 127, 1, 255])
+        #expect(Array(alpha.pixels[0..<4]) == [30, 20, 10, 255])
+    }
+
+    @Test func anUncompressedPCXIsTypedAsPCXAndRead() throws {
+        // Encoding 0 (no run-length coding), 8 bits in one plane, 2 × 2, with the 256-colour palette.
+        var header = [UInt8](repeating: 0, count: 128)
+        header.replaceSubrange(0..<12, with: [0x0A, 5, 0, 8, 0, 0, 0, 0, 1, 0, 1, 0])
+        header.replaceSubrange(65..<70, with: [1, 2, 0, 1, 0])
+        var palette = [UInt8](repeating: 0, count: 768)
+        palette.replaceSubrange(0..<12, with: [10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120])
+        let file = header + [0, 1, 2, 3] + [0x0C] + palette
+        #expect(StreamedFormatTests.resolver.resolve(bytes: file, filename: "scan").type.identifier == "com.zsoft.pcx")
+        let bitmap = try StreamedFormatTests.thumbnail(file, name: "scan", size: 2).bitmap
+        #expect(bitmap.pixels == [10, 20, 30, 255, 40, 50, 60, 255, 70, 80, 90, 255, 100, 110, 120, 255])
     }
 
     @Test func anSGIHeaderPromisingMoreThanTheFileHoldsIsRefusedAtOpen() throws {

@@ -117,7 +117,8 @@ vgn_decoder *vgn_pcx_open(const uint8_t *data, size_t size, vgn_image_info *info
 vgn_decoder *vgn_sgi_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
 
 /* Sun raster (.ras, .sun), raw or run-length coded: 1-bit (black for 1 without a colour map), 8-bit with
- * its colour map or grey, 24-bit BGR and 32-bit XBGR (RGB and XRGB in type-3 files; X ignored, opaque).
+ * its colour map or grey, 24-bit BGR and 32-bit XBGR (RGB and XRGB in type-3 files; X read as
+ * alpha unless it is 0 in every pixel, as ImageMagick writes alpha there).
  * Run-length coded files take one row buffer at the first read (base.working). */
 vgn_decoder *vgn_sun_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
 
