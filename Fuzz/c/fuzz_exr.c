@@ -8,5 +8,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     vgn_image_info info;
     vgn_error err;
     if (size == 0 || vgn_library_load(VGN_LIB_OPENEXR, &err) != 0) return 0;
-    return fuzz_drain(vgn_isolated_open(vgn_exr_open, "OpenEXR", data, size, 0, 10000, &info, &err), &info);
+    /* the last byte's low bit chooses the full resolution or a mipmap level covering 4 pixels */
+    uint32_t target = size > 0 && (data[size - 1] & 1) ? 4 : 0;
+    return fuzz_drain(vgn_isolated_open(vgn_exr_open, "OpenEXR", data, size, target, 10000, &info, &err), &info);
 }

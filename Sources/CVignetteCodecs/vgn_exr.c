@@ -1,7 +1,7 @@
 /* vgn_exr.c - OpenEXR through OpenEXRCore (the C library beneath OpenEXR 3), opened on first use and
  * run in the isolated child (Debian's 3.1.5 dereferences NULL on damaged chunks: found by fuzz_exr
  * within a minute): the first part's data window, scanline or
- * tiled (the full-resolution level), decoded a chunk (or a row of tiles) at a time into floats
+ * tiled (the smallest mipmap or ripmap level covering the target, else the full resolution), decoded a chunk (or a row of tiles) at a time into floats
  * and shown as a display would: linear light clamped to 0-1 and encoded with the sRGB curve.
  * R, G, B and A, or Y (luminance) as grey; other channels are not read. See vgn_decoder.h. */
 #include <math.h>
@@ -27,6 +27,8 @@
 #define exr_get_default_error_message VGN_LAZY(VGN_LIB_OPENEXR, exr_get_default_error_message)
 #define exr_get_scanlines_per_chunk VGN_LAZY(VGN_LIB_OPENEXR, exr_get_scanlines_per_chunk)
 #define exr_get_storage VGN_LAZY(VGN_LIB_OPENEXR, exr_get_storage)
+#define exr_get_level_sizes VGN_LAZY(VGN_LIB_OPENEXR, exr_get_level_sizes)
+#define exr_get_tile_levels VGN_LAZY(VGN_LIB_OPENEXR, exr_get_tile_levels)
 #define exr_get_tile_sizes VGN_LAZY(VGN_LIB_OPENEXR, exr_get_tile_sizes)
 #define exr_read_scanline_chunk_info VGN_LAZY(VGN_LIB_OPENEXR, exr_read_scanline_chunk_info)
 #define exr_read_tile_chunk_info VGN_LAZY(VGN_LIB_OPENEXR, exr_read_tile_chunk_info)
@@ -44,6 +46,7 @@ typedef struct {
     int tiled;
     int32_t band;            /* lines a band holds: scanlines a chunk, or the tile height */
     int32_t tile_w, tiles_x; /* tiled: a tile's width, tiles across */
+    int32_t level;           /* tiled: the mipmap (or ripmap) level read, 0 for the full resolution */
     int channel[4];          /* the channel indices giving R, G, B, A (-1: none); Y in [0] when grey */
     int grey;
     float *pixels;           /* 4 planes (R, G, B, A) of band x width floats */
@@ -148,7 +151,7 @@ static int vgn_exr_band(vgn_exr *e, int32_t start, vgn_error *err)
     } else {
         int32_t tx;
         for (tx = 0; tx < e->tiles_x && rc == EXR_ERR_SUCCESS; tx++) {
-            rc = exr_read_tile_chunk_info(e->ctxt, 0, tx, start / e->band, 0, 0, &chunk);
+            rc = exr_read_tile_chunk_info(e->ctxt, 0, tx, start / e->band, e->level, e->level, &chunk);
             if (rc == EXR_ERR_SUCCESS) rc = vgn_exr_chunk(e, &chunk, (int64_t)tx * e->tile_w, start);
         }
     }
@@ -217,7 +220,6 @@ vgn_decoder *vgn_exr_open(const uint8_t *data, size_t size, uint32_t target, vgn
     exr_result_t rc;
     int parts = 0, c, k;
     uint64_t w, h;
-    (void)target; /* the full-resolution level is read: mipmap levels are rare in files people keep */
     if (data == NULL || info == NULL) {
         vgn_err_fill(err, VGN_E_STATE, "no data", NULL);
         return NULL;
@@ -292,9 +294,22 @@ vgn_decoder *vgn_exr_open(const uint8_t *data, size_t size, uint32_t target, vgn
     } else {
         e->grey = 0;
     }
+    info->width = (uint32_t)w;
+    info->height = (uint32_t)h;
     if (storage == EXR_STORAGE_TILED) {
-        int32_t tw = 0, th = 0;
-        rc = exr_get_tile_sizes(e->ctxt, 0, 0, 0, &tw, &th);
+        int32_t tw = 0, th = 0, levels_x = 1, levels_y = 1, level;
+        /* mipmap and ripmap levels (ripmaps have every pair; equal ones halve both sides alike): the
+         * smallest whose longest side still covers the target */
+        if (target > 0 && exr_get_tile_levels(e->ctxt, 0, &levels_x, &levels_y) == EXR_ERR_SUCCESS)
+            for (level = 1; level < levels_x && level < levels_y && level < 32; level++) {
+                int32_t lw = 0, lh = 0;
+                if (exr_get_level_sizes(e->ctxt, 0, level, level, &lw, &lh) != EXR_ERR_SUCCESS || lw <= 0 || lh <= 0 ||
+                    (uint32_t)(lw > lh ? lw : lh) < target)
+                    break;
+                e->level = level;
+                w = (uint64_t)lw, h = (uint64_t)lh;
+            }
+        rc = exr_get_tile_sizes(e->ctxt, 0, e->level, e->level, &tw, &th);
         if (rc != EXR_ERR_SUCCESS || tw <= 0 || th <= 0 || th > VGN_EXR_MAX_BAND) {
             vgn_exr_fail(err, rc != EXR_ERR_SUCCESS ? rc : EXR_ERR_FILE_BAD_HEADER, "cannot read the tile description");
             vgn_exr_close(&e->base);
@@ -314,8 +329,8 @@ vgn_decoder *vgn_exr_open(const uint8_t *data, size_t size, uint32_t target, vgn
         }
         e->band = lines;
     }
-    e->base.width = info->width = (uint32_t)w;
-    e->base.height = info->height = (uint32_t)h;
+    e->base.width = (uint32_t)w;
+    e->base.height = (uint32_t)h;
     /* our band of floats, OpenEXR's buffers for a chunk (as large at most), a margin */
     e->base.working = (size_t)((uint64_t)e->band * w * 16 * 2 + ((uint64_t)4 << 20));
     e->base.opaque = e->channel[3] < 0;

@@ -1,3 +1,4 @@
+import CVignetteCodecs
 import Foundation
 import Testing
 import VignetteCore
@@ -6,7 +7,8 @@ import VignetteCore
 
 /// OpenEXR through OpenEXRCore: files FFmpeg's encoder writes (compressed, half and float) against
 /// libvips' reading converted to sRGB, and uncompressed scanline and tiled files written here
-/// with known values.
+/// with known values; a mipmapped file made by OpenEXR's exrmaketiled, read at the level covering
+/// the thumbnail.
 @Suite("OpenEXR")
 struct OpenEXRTests {
     @Test(arguments: [("zip16", "float", "gbrapf32le"), ("rle", "half", "gbrpf32le"), ("none", "float", "gbrpf32le")])
@@ -85,6 +87,44 @@ struct OpenEXRTests {
         #expect(pixel(0, 0) == [0, 0, 255, 255])
         #expect(pixel(18, 11) == [188, 188, 255, 255])
         #expect(pixel(36, 22) == [255, 255, 255, 255])
+    }
+
+    @Test func aSmallThumbnailOfAMipmappedFileIsReadFromTheLevelCoveringIt() throws {
+        let folder = try JPEG2000Tests.workFolder("exr-mipmap")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // FFmpeg's 480 × 360 scanline file, made a 64 × 64-tiled mipmap by OpenEXR's own exrmaketiled:
+        // levels of 240 × 180, 120 × 90, 60 × 45, …
+        let flower = Fixtures.root + "/jpeg/pillow/flower.jpg"
+        let encode = ["-i", flower, "-vf", "scale=480:360,format=gbrpf32le", "-compression", "zip16", "-c:v", "exr", folder + "/s.exr"]
+        #expect(try RasterFormatTests.ffmpeg(encode) == 0)
+        #expect(try FormatCorpusTests.run(["exrmaketiled", "-m", "-t", "64", "64", folder + "/s.exr", folder + "/m.exr"]) == 0)
+        let exr = Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/m.exr")))
+        var err = vgn_error()
+        #expect(vgn_library_load(VGN_LIB_OPENEXR, &err) == 0)
+        #expect(Self.levelSize(exr, target: 64)! == (120, 90))
+        #expect(Self.levelSize(exr, target: 121)! == (240, 180))
+        #expect(Self.levelSize(exr, target: 0)! == (480, 360))
+        let small = try StreamedFormatTests.thumbnail(exr, name: "m.exr", size: 64)
+        #expect(small.sourceWidth == 480 && small.sourceHeight == 360)
+        #expect(small.bitmap.width == 64 && small.bitmap.height == 48)
+        // The same picture as the full level shrunk by our box filter (exrmaketiled's own filter differs).
+        let full = try StreamedFormatTests.thumbnail(exr, name: "m.exr", size: 1 << 14)
+        let shrunk = StreamedFormatTests.shrunk(full.bitmap, 64, 48)
+        #expect(psnr(small.bitmap, shrunk) >= 30, "\(psnr(small.bitmap, shrunk)) dB")
+    }
+
+    /// The size of the rows the OpenEXR decoder reads for `target` (in this process: OpenEXRCore loaded).
+    static func levelSize(_ bytes: [UInt8], target: UInt32) -> (Int, Int)? {
+        var info = vgn_image_info()
+        var err = vgn_error()
+        return bytes.withUnsafeBufferPointer { buffer -> (Int, Int)? in
+            guard let decoder = vgn_exr_open(buffer.baseAddress, buffer.count, target, &info, &err) else { return nil }
+            defer { vgn_decoder_close(decoder) }
+            var width: UInt32 = 0
+            var height: UInt32 = 0
+            vgn_decoder_size(decoder, &width, &height)
+            return (Int(width), Int(height))
+        }
     }
 
     @Test func aFileCutBeforeItsPixelsSaysSo() throws {

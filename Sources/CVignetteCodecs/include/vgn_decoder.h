@@ -99,7 +99,8 @@ vgn_decoder *vgn_pfm_open(const uint8_t *data, size_t size, vgn_image_info *info
 vgn_decoder *vgn_dds_open(const uint8_t *data, size_t size, uint32_t target, vgn_image_info *info, vgn_error *err);
 
 /* OpenEXR (OpenEXRCore, opened on first use; run it through vgn_isolated_open: 3.1.5 crashes on
- * damaged chunks): the first part, scanline or tiled, R/G/B/A or Y, shown as linear light clamped to
+ * damaged chunks): the first part, scanline or tiled (at the smallest mipmap or ripmap level covering
+ * `target`), R/G/B/A or Y, shown as linear light clamped to
  * 0-1 through the sRGB curve; deep images refused. */
 vgn_decoder *vgn_exr_open(const uint8_t *data, size_t size, uint32_t target, vgn_image_info *info, vgn_error *err);
 
