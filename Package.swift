@@ -59,13 +59,14 @@ let package = Package(
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CLZMA", pkgConfig: "liblzma", providers: [.apt(["liblzma-dev"])]),
-        // libheif, libjxl, LibRaw, libtiff, LittleCMS, libwebp, OpenJPEG and OpenEXRCore are opened on first use
+        // libheif, libjxl, LibRaw, libtiff, LittleCMS, libwebp, OpenJPEG, OpenEXRCore and libjbig are opened on first use
         // (vgn_lazy.c), not linked: loading them and their dependencies cost every process about
         // 9 ms. Their headers are enough (in the compiler's standard paths; OpenJPEG's in a
         // versioned folder vgn_jp2.c names, OpenEXR's in OpenEXR/).
         .systemLibrary(name: "CWebP", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CTIFF", providers: [.apt(["libtiff-dev"])]),
-        .systemLibrary(name: "CHeif", providers: [.apt(["libheif-dev", "libdav1d-dev", "libopenjp2-7-dev", "libopenexr-dev"])]),
+        .systemLibrary(
+            name: "CHeif", providers: [.apt(["libheif-dev", "libdav1d-dev", "libopenjp2-7-dev", "libopenexr-dev", "libjbig-dev"])]),
         .systemLibrary(name: "CLCMS", providers: [.apt(["liblcms2-dev"])]),
         // libdbus-1 is opened on first use too (vgn_dbus_lib.h), but its headers are not in the
         // standard paths: pkg-config gives them, with a -ldbus-1 that release builds leave out

@@ -74,6 +74,11 @@ if ! "$bin" thumbnail --no-system-thumbnailers --no-fallback -s 64 -o "$work/exr
   exit 1
 fi
 echo "image-check: OpenEXR through OpenEXRCore (dlopen'd in vignette-decode)"
+if ! "$bin" thumbnail --no-system-thumbnailers --no-fallback -s 64 -o "$work/jbig.png" "$fx/formats/other-images/ccitt1.jbg" >/dev/null; then
+  echo "image-check: ccitt1.jbg did not thumbnail (is libjbig0 installed?)" >&2
+  exit 1
+fi
+echo "image-check: JBIG through libjbig (dlopen'd in vignette-decode)"
 # fontconfig is opened on first need too, for the characters DejaVu lacks: a Chinese line must
 # come out in a font that has it, not as the boxes that private-use characters get.
 printf '中文文本预览\n' >"$work/zh.txt"

@@ -269,6 +269,7 @@ static const char *vgn_iso_opener_name(vgn_isolated_opener opener)
     if (opener == vgn_jxl_open) return "libjxl";
     if (opener == vgn_jp2_open) return "OpenJPEG";
     if (opener == vgn_exr_open) return "OpenEXR";
+    if (opener == vgn_jbig_open) return "JBIG-KIT";
     return NULL;
 }
 
@@ -368,6 +369,8 @@ int vgn_isolate_helper_main(int argc, char **argv)
         opener = vgn_library_load(VGN_LIB_OPENJP2, &err) == 0 ? vgn_jp2_open : NULL;
     } else if (strcmp(argv[1], "OpenEXR") == 0) {
         opener = vgn_library_load(VGN_LIB_OPENEXR, &err) == 0 ? vgn_exr_open : NULL;
+    } else if (strcmp(argv[1], "JBIG-KIT") == 0) {
+        opener = vgn_library_load(VGN_LIB_JBIG, &err) == 0 ? vgn_jbig_open : NULL;
     } else {
         return 2;
     }

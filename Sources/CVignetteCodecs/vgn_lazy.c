@@ -20,7 +20,7 @@
 
 #include "vgn_lazy.h"
 
-#define VGN_LIB_COUNT 11
+#define VGN_LIB_COUNT 12
 
 static pthread_mutex_t vgn_lazy_lock = PTHREAD_MUTEX_INITIALIZER;
 static void *vgn_lazy_handles[VGN_LIB_COUNT];
@@ -51,6 +51,8 @@ static const char *vgn_lazy_name(vgn_library library, char *versioned, size_t n,
     case VGN_LIB_OPENJP2: name = "OpenJPEG", *plain = "libopenjp2.so", pattern = "libopenjp2.so.%d", number = 7; break;
     /* OpenEXR 3.1's core library: soname 30 (its OPENEXR_LIB_VERSION_STRING "30.x"). */
     case VGN_LIB_OPENEXR: name = "OpenEXRCore", *plain = "libOpenEXRCore-3_1.so", pattern = "libOpenEXRCore-3_1.so.%d", number = 30; break;
+    /* JBIG-KIT 2.x: soname 0. */
+    case VGN_LIB_JBIG: name = "libjbig", *plain = "libjbig.so", pattern = "libjbig.so.%d", number = 0; break;
     default: *plain = NULL; return NULL;
     }
     snprintf(versioned, n, pattern, number);

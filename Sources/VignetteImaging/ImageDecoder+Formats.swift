@@ -4,7 +4,7 @@ public import VignetteCore
 
 /// The formats decoded through the shim's streaming decoders (vgn_decoder.h): GIF, TIFF, BMP,
 /// ICO/CUR, ICNS, TGA, PCX, SGI, Sun raster, PNM/PAM, PFM, QOI, DDS, PSD, XPM/XBM, OpenEXR, HEIF/AVIF,
-/// JPEG XL, JPEG 2000, and camera RAW through its embedded preview.
+/// JPEG XL, JPEG 2000, JBIG, and camera RAW through its embedded preview.
 extension ImageDecoder {
     /// A format the streaming decoders read, by the name errors use.
     public enum StreamedFormat: String, Sendable, CaseIterable {
@@ -26,6 +26,7 @@ extension ImageDecoder {
         case pcx = "PCX"
         case sgi = "SGI"
         case sunRaster = "Sun raster"
+        case jbig = "JBIG"
 
         /// How long an isolated decoder may take, from open to its last row, before it is killed.
         static let isolatedTimeout: UInt32 = 30_000
@@ -76,7 +77,7 @@ extension ImageDecoder {
         func open(_ data: UnsafePointer<UInt8>, _ count: Int, target: UInt32, _ info: inout vgn_image_info, _ err: inout vgn_error)
             -> OpaquePointer?
         {
-            if self == .heif || self == .jpegXL || self == .jpeg2000 || self == .openEXR { _ = Self.helper }
+            if self == .heif || self == .jpegXL || self == .jpeg2000 || self == .openEXR || self == .jbig { _ = Self.helper }
             return switch self {
             case .gif: vgn_gif_open(data, count, &info, &err)
             case .tiff: vgn_tiff_open(data, count, target, &info, &err)
@@ -111,6 +112,10 @@ extension ImageDecoder {
             case .openEXR:
                 Self.loadForChild(VGN_LIB_OPENEXR, vgn_exr_open, &err)
                     ? vgn_isolated_open(vgn_exr_open, "OpenEXR", data, count, target, Self.isolatedTimeout, &info, &err) : nil
+            // libjbig aborts the process when an allocation fails.
+            case .jbig:
+                Self.loadForChild(VGN_LIB_JBIG, vgn_jbig_open, &err)
+                    ? vgn_isolated_open(vgn_jbig_open, "JBIG-KIT", data, count, target, Self.isolatedTimeout, &info, &err) : nil
             }
         }
     }

@@ -13,7 +13,7 @@ struct FormatCorpusTests {
     /// The reference decoder of each format (named in the closing note and bench/RESULTS.md).
     enum Reference: String {
         case vips, imageMagick = "ImageMagick", netpbm, heifConvert = "heif-convert", djxl, openJPEG = "opj_decompress", icns2png, ffmpeg,
-            vipsSRGB = "vips colourspace"
+            vipsSRGB = "vips colourspace", jbgtopbm
 
         /// The command that writes `input`'s first picture (ICNS: the entry `frame` pixels wide) to
         /// `output` as PNG (icns2png: every entry, in `output`'s folder).
@@ -22,6 +22,7 @@ struct FormatCorpusTests {
             case .vips: ["vips", "copy", input, output]
             case .imageMagick: ["convert", "\(input)[\(frame)]", "-depth", "8", "PNG32:\(output)"]
             case .netpbm: ["sh", "-c", "tgatoppm \"$0\" | pnmtopng > \"$1\"", input, output]
+            case .jbgtopbm: ["sh", "-c", "jbgtopbm \"$0\" | pnmtopng > \"$1\"", input, output]
             case .heifConvert: ["heif-convert", input, output]
             case .djxl: ["djxl", input, output]
             case .openJPEG: ["opj_decompress", "-i", input, "-o", output]
@@ -51,6 +52,7 @@ struct FormatCorpusTests {
         case (_, "pfm"): return ("PFM", .imageMagick)
         case (_, "dds"): return ("DDS", .imageMagick)
         case (_, "exr"): return ("OpenEXR", .vipsSRGB)
+        case (_, "jbg"): return ("JBIG", .jbgtopbm)
         case (_, "pcx"), (_, "sgi"), (_, "ras"): return ("PCX/SGI/Sun", .imageMagick)
         case (_, "psd"): return ("PSD", .imageMagick)
         // ImageMagick 6.9.11 turns bottom-left TGAs upside down; netpbm reads them as the spec says.

@@ -104,6 +104,13 @@ vgn_decoder *vgn_dds_open(const uint8_t *data, size_t size, uint32_t target, vgn
  * 0-1 through the sRGB curve; deep images refused. */
 vgn_decoder *vgn_exr_open(const uint8_t *data, size_t size, uint32_t target, vgn_image_info *info, vgn_error *err);
 
+/* JBIG1 (JBIG-KIT's libjbig, opened on first use; run it through vgn_isolated_open: libjbig aborts
+ * when an allocation fails): one bit plane, 1 black; of a progressive file, the smallest resolution
+ * layer whose longest side covers 4 x `target` (lower layers are black and white too: shrunk less,
+ * they stay jagged), all of them when target is 0. Grey (several planes),
+ * continuation files and heights left open are refused. */
+vgn_decoder *vgn_jbig_open(const uint8_t *data, size_t size, uint32_t target, vgn_image_info *info, vgn_error *err);
+
 /* TGA: colour-mapped, true-colour, grey; raw or RLE; any origin. */
 vgn_decoder *vgn_tga_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
 
@@ -172,7 +179,9 @@ typedef enum vgn_library {
     /* OpenJPEG, by the JPEG 2000 decoder (in its child). */
     VGN_LIB_OPENJP2 = 9,
     /* OpenEXRCore, by the OpenEXR decoder (in its child). */
-    VGN_LIB_OPENEXR = 10
+    VGN_LIB_OPENEXR = 10,
+    /* JBIG-KIT's libjbig, by the JBIG decoder (in its child). */
+    VGN_LIB_JBIG = 11
 } vgn_library;
 
 /* Loads `library` once (any thread, any number of calls): 0, or VGN_E_UNSUPPORTED with a message

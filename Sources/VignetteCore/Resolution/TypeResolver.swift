@@ -187,6 +187,9 @@ public struct TypeResolver: Sendable {
         case "org.iana.tzif":
             guard TZifHeader.hasLeapSeconds(sample), let leap = catalog.type(withIdentifier: "org.iana.tzif-leap") else { return nil }
             return (leap, "TZif header counts leap-second records")
+        case "com.microsoft.ico", "com.microsoft.cur":
+            guard JBIGHeader.isJBIGNotIcon(sample), let jbig = catalog.type(withIdentifier: "org.jbig.jbig") else { return nil }
+            return (jbig, "an icon directory of no entries that is a JBIG header")
         case "com.microsoft.ole2":
             guard let file = try? CompoundFile(sample) else { return nil }
             for (stream, identifier) in Self.compoundFileStreams {
