@@ -270,6 +270,7 @@ static const char *vgn_iso_opener_name(vgn_isolated_opener opener)
     if (opener == vgn_jp2_open) return "OpenJPEG";
     if (opener == vgn_exr_open) return "OpenEXR";
     if (opener == vgn_jbig_open) return "JBIG-KIT";
+    if (opener == vgn_metafile_open) return "cairo";
     return NULL;
 }
 
@@ -371,6 +372,8 @@ int vgn_isolate_helper_main(int argc, char **argv)
         opener = vgn_library_load(VGN_LIB_OPENEXR, &err) == 0 ? vgn_exr_open : NULL;
     } else if (strcmp(argv[1], "JBIG-KIT") == 0) {
         opener = vgn_library_load(VGN_LIB_JBIG, &err) == 0 ? vgn_jbig_open : NULL;
+    } else if (strcmp(argv[1], "cairo") == 0) {
+        opener = vgn_library_load(VGN_LIB_CAIRO, &err) == 0 ? vgn_metafile_open : NULL;
     } else {
         return 2;
     }

@@ -1,5 +1,5 @@
 /* vgn_lazy.c - libheif, libjxl, LibRaw, libtiff, LittleCMS, libwebp, fontconfig, OpenJPEG and
- * OpenEXRCore opened on first use (see vgn_library_load, vgn_lazy.h).
+ * OpenEXRCore (and cairo, for metafiles) opened on first use (see vgn_library_load, vgn_lazy.h).
  *
  * Linked normally, the first three load eleven more libraries into every process and run their
  * constructors (highway times its clock, libde265 fills tables): about 8 ms of CPU before main,
@@ -20,7 +20,7 @@
 
 #include "vgn_lazy.h"
 
-#define VGN_LIB_COUNT 12
+#define VGN_LIB_COUNT 13
 
 static pthread_mutex_t vgn_lazy_lock = PTHREAD_MUTEX_INITIALIZER;
 static void *vgn_lazy_handles[VGN_LIB_COUNT];
@@ -53,6 +53,8 @@ static const char *vgn_lazy_name(vgn_library library, char *versioned, size_t n,
     case VGN_LIB_OPENEXR: name = "OpenEXRCore", *plain = "libOpenEXRCore-3_1.so", pattern = "libOpenEXRCore-3_1.so.%d", number = 30; break;
     /* JBIG-KIT 2.x: soname 0. */
     case VGN_LIB_JBIG: name = "libjbig", *plain = "libjbig.so", pattern = "libjbig.so.%d", number = 0; break;
+    /* cairo 1.x: soname 2 since 1.0. */
+    case VGN_LIB_CAIRO: name = "cairo", *plain = "libcairo.so", pattern = "libcairo.so.%d", number = 2; break;
     default: *plain = NULL; return NULL;
     }
     snprintf(versioned, n, pattern, number);

@@ -1,7 +1,7 @@
 /*
  * vgn_decoder.h - the row-streaming decoders beyond JPEG/PNG/WebP: BMP, ICO/CUR, ICNS, TGA, PCX, SGI,
  * Sun raster, PNM/PAM, PFM, QOI, DDS, PSD, XPM/XBM, OpenEXR (OpenEXRCore), GIF (giflib), TIFF
- * (libtiff), HEIF/AVIF (libheif), JPEG XL (libjxl), JPEG 2000 (OpenJPEG); and camera RAW previews
+ * (libtiff), HEIF/AVIF (libheif), JPEG XL (libjxl), JPEG 2000 (OpenJPEG), Windows metafiles (cairo); and camera RAW previews
  * (LibRaw). The conventions of vgn_codecs.h apply (vgn_error filled by every call, no global mutable
  * state, no output on stderr, input memory (or descriptor) owned by the caller and kept alive until
  * close).
@@ -111,6 +111,11 @@ vgn_decoder *vgn_exr_open(const uint8_t *data, size_t size, uint32_t target, vgn
  * continuation files and heights left open are refused. */
 vgn_decoder *vgn_jbig_open(const uint8_t *data, size_t size, uint32_t target, vgn_image_info *info, vgn_error *err);
 
+/* Windows metafiles: WMF (placeable or not) and EMF (EMF+ records skipped, the EMF fallback drawn),
+ * played through cairo (opened on first use; run it through vgn_isolated_open as "cairo") at the size
+ * whose longest side is `target` (the frame's size at 96 dpi when target is 0 or larger). */
+vgn_decoder *vgn_metafile_open(const uint8_t *data, size_t size, uint32_t target, vgn_image_info *info, vgn_error *err);
+
 /* TGA: colour-mapped, true-colour, grey; raw or RLE; any origin. */
 vgn_decoder *vgn_tga_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
 
@@ -181,7 +186,9 @@ typedef enum vgn_library {
     /* OpenEXRCore, by the OpenEXR decoder (in its child). */
     VGN_LIB_OPENEXR = 10,
     /* JBIG-KIT's libjbig, by the JBIG decoder (in its child). */
-    VGN_LIB_JBIG = 11
+    VGN_LIB_JBIG = 11,
+    /* cairo, by the Windows metafile renderer (in its child). */
+    VGN_LIB_CAIRO = 12
 } vgn_library;
 
 /* Loads `library` once (any thread, any number of calls): 0, or VGN_E_UNSUPPORTED with a message
@@ -223,7 +230,7 @@ int vgn_isolate_uses_helper(vgn_isolated_opener opener);
 /* How many children the helper program has been started for in this process (for tests). */
 unsigned long vgn_isolate_helper_starts(void);
 
-/* The helper program's main: argv is {name, "libheif"|"libjxl"|"OpenJPEG"|"OpenEXR", target, size}, the input is in fd
+/* The helper program's main: argv is {name, "libheif"|"libjxl"|"OpenJPEG"|"OpenEXR"|"cairo", target, size}, the input is in fd
  * 3, requests come on fd 4 and answers go to fd 5, as for a forked child. */
 int vgn_isolate_helper_main(int argc, char **argv);
 
