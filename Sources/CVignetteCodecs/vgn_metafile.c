@@ -1503,7 +1503,7 @@ static void mf_wmf_play(vgn_mf_play *pl)
             return;
         }
         if (words > (m->size - at) / 2) {
-            mf_stop(pl, VGN_E_TRUNCATED, "corrupt %s: record %lu runs past the end of the file", index);
+            mf_stop(pl, VGN_E_TRUNCATED, "truncated %s: record %lu runs past the end of the file", index);
             return;
         }
         if (index > VGN_MF_MAX_RECORDS) {
