@@ -20,7 +20,9 @@
  *
  * Hostile input: every record's size is checked against what remains and against its type's minimum;
  * counts are checked against the record's bytes before anything is allocated; at most 1,000,000
- * records, 4,000,000 points and 200,000 glyphs are played; pen widths and font sizes are clamped; a
+ * records, 4,000,000 points (65,536 a record) and 200,000 glyphs are played, for at most 4 s
+ * (checked between records: a self-crossing outline of many points costs cairo more than linear
+ * time, so a hostile file can end early on a busy machine); pen widths and font sizes are clamped; a
  * DIB is bounded at 16 Mpixel (32767 a side). A damaged record stops the playback: what came before
  * is kept (a warning), unless nothing was drawn (an error).
  */
@@ -28,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "vgn_internal.h"
 
@@ -139,6 +142,8 @@ void cairo_set_source_surface(cairo_t *cr, cairo_surface_t *surface, double x, d
 #define VGN_MF_MAX_OUT 32767       /* cairo's image surfaces */
 #define VGN_MF_MAX_RECORDS 1000000 /* records played */
 #define VGN_MF_MAX_POINTS 4000000  /* points drawn */
+#define VGN_MF_MAX_FIGURE 65536    /* points of one record (a self-crossing outline costs cairo more than linear time) */
+#define VGN_MF_MAX_MS 4000         /* drawing time, checked between records */
 #define VGN_MF_MAX_GLYPHS 200000   /* characters drawn */
 #define VGN_MF_MAX_TEXT 4096       /* characters of one record */
 #define VGN_MF_MAX_DIB (16u << 20) /* pixels of one bitmap */
@@ -225,7 +230,32 @@ typedef struct {
     int stop_code;
     char stop[VGN_MSG_LEN];
     int emfplus;
+    int64_t deadline; /* monotonic ms */
 } vgn_mf_play;
+
+static int64_t mf_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Between records: 0 to go on, -1 past the record or time budget (the playback stops). */
+static int mf_between(vgn_mf_play *pl, unsigned long index)
+{
+    const char *fmt = pl->m->emf ? "EMF" : "WMF";
+    if (index > VGN_MF_MAX_RECORDS) {
+        pl->stop_code = VGN_E_LIMIT;
+        snprintf(pl->stop, sizeof pl->stop, "%s: more than %d records (record %lu and after are left out)", fmt, VGN_MF_MAX_RECORDS, index);
+        return -1;
+    }
+    if (mf_now_ms() > pl->deadline) {
+        pl->stop_code = VGN_E_LIMIT;
+        snprintf(pl->stop, sizeof pl->stop, "%s: drawing took more than %d ms (record %lu and after are left out)", fmt, VGN_MF_MAX_MS, index);
+        return -1;
+    }
+    return 0;
+}
 
 /* ---- little-endian reads (callers check the bounds) ------------------------------------------- */
 static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
@@ -325,6 +355,12 @@ static void mf_stop(vgn_mf_play *pl, int code, const char *fmt, unsigned long re
 /* Counts n points against the budget: 0, or -1 past it (the playback stops). */
 static int mf_budget(vgn_mf_play *pl, uint64_t n)
 {
+    if (n > VGN_MF_MAX_FIGURE && pl->stop_code == 0) {
+        pl->stop_code = VGN_E_LIMIT;
+        snprintf(pl->stop, sizeof pl->stop, "%s: a record of more than %d points (it and the rest are left out)", pl->m->emf ? "EMF" : "WMF",
+                 VGN_MF_MAX_FIGURE);
+        return -1;
+    }
     pl->points += n;
     if (pl->points > VGN_MF_MAX_POINTS) {
         if (pl->stop_code == 0) {
@@ -793,7 +829,8 @@ static void mf_blit(vgn_mf_play *pl, const uint8_t *bmi, size_t bmi_len, const u
         uint32_t hs = rd32(bmi);
         int64_t bw = hs == 12 ? rd16(bmi + 4) : rds32(bmi + 4), bh = hs == 12 ? rd16(bmi + 6) : rds32(bmi + 8);
         if (bh < 0) bh = -bh;
-        if (bw > 0 && bh > 0 && bw <= VGN_MF_MAX_OUT && bh <= VGN_MF_MAX_OUT && mf_budget(pl, (uint64_t)(bw * bh / 64 + 1)) != 0) return;
+        if (bw > 0 && bh > 0 && bw <= VGN_MF_MAX_OUT && bh <= VGN_MF_MAX_OUT && mf_budget(pl, (uint64_t)(bw * bh / 256 + 1)) != 0)
+            return; /* a bitmap's drawing counts as points: 16 Mpixel as 65,536 */
     }
     img = mf_dib(bmi, bmi_len, bits, bits_len, &iw, &ih);
     if (img == NULL) return;
@@ -1240,10 +1277,7 @@ static void mf_emf_play(vgn_mf_play *pl)
             mf_stop(pl, VGN_E_TRUNCATED, "truncated %s: record %lu runs past the end of the file", index);
             return;
         }
-        if (index > VGN_MF_MAX_RECORDS) {
-            mf_stop(pl, VGN_E_LIMIT, "%s: more than 1000000 records (record %lu and after are left out)", index);
-            return;
-        }
+        if (mf_between(pl, index) != 0) return;
         if (mf_emf_record(pl, t, m->data + at, n, index) != 0) return;
         if (cairo_status(pl->cr) != 0) return;
         at += n;
@@ -1506,10 +1540,7 @@ static void mf_wmf_play(vgn_mf_play *pl)
             mf_stop(pl, VGN_E_TRUNCATED, "truncated %s: record %lu runs past the end of the file", index);
             return;
         }
-        if (index > VGN_MF_MAX_RECORDS) {
-            mf_stop(pl, VGN_E_LIMIT, "%s: more than 1000000 records (record %lu and after are left out)", index);
-            return;
-        }
+        if (mf_between(pl, index) != 0) return;
         p = m->data + at + 6;
         n = (size_t)words * 2 - 6;
         if (mf_wmf_blit(pl, f, p, n) != 0) return;
@@ -1556,6 +1587,7 @@ static int vgn_metafile_play(vgn_metafile *m, vgn_error *err)
     pl->frame.a = m->base.width / m->ref_w, pl->frame.b = 0, pl->frame.c = 0, pl->frame.d = m->base.height / m->ref_h;
     pl->frame.e = -m->ref_x * pl->frame.a, pl->frame.f = -m->ref_y * pl->frame.d;
     mf_dc_default(pl);
+    pl->deadline = mf_now_ms() + VGN_MF_MAX_MS;
     if (cairo_status(pl->cr) == 0) {
         if (m->emf) mf_emf_play(pl);
         else mf_wmf_play(pl);
