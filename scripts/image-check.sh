@@ -79,6 +79,11 @@ if ! "$bin" thumbnail --no-system-thumbnailers --no-fallback -s 64 -o "$work/jbi
   exit 1
 fi
 echo "image-check: JBIG through libjbig (dlopen'd in vignette-decode)"
+if ! "$bin" thumbnail --no-system-thumbnailers --no-fallback -s 64 -o "$work/wmf.png" Tests/VignetteGeneratorsTests/Fixtures/documents/window.wmf >/dev/null; then
+  echo "image-check: window.wmf did not thumbnail (is libcairo2 installed?)" >&2
+  exit 1
+fi
+echo "image-check: WMF through cairo (dlopen'd in vignette-decode)"
 # fontconfig is opened on first need too, for the characters DejaVu lacks: a Chinese line must
 # come out in a font that has it, not as the boxes that private-use characters get.
 printf '中文文本预览\n' >"$work/zh.txt"

@@ -243,15 +243,14 @@ static int64_t mf_now_ms(void)
 /* Between records: 0 to go on, -1 past the record or time budget (the playback stops). */
 static int mf_between(vgn_mf_play *pl, unsigned long index)
 {
-    const char *fmt = pl->m->emf ? "EMF" : "WMF";
     if (index > VGN_MF_MAX_RECORDS) {
         pl->stop_code = VGN_E_LIMIT;
-        snprintf(pl->stop, sizeof pl->stop, "%s: more than %d records (record %lu and after are left out)", fmt, VGN_MF_MAX_RECORDS, index);
+        snprintf(pl->stop, sizeof pl->stop, "more than %d records (record %lu and after are left out)", VGN_MF_MAX_RECORDS, index);
         return -1;
     }
     if (mf_now_ms() > pl->deadline) {
         pl->stop_code = VGN_E_LIMIT;
-        snprintf(pl->stop, sizeof pl->stop, "%s: drawing took more than %d ms (record %lu and after are left out)", fmt, VGN_MF_MAX_MS, index);
+        snprintf(pl->stop, sizeof pl->stop, "drawing took more than %d ms (record %lu and after are left out)", VGN_MF_MAX_MS, index);
         return -1;
     }
     return 0;
@@ -349,7 +348,7 @@ static void mf_stop(vgn_mf_play *pl, int code, const char *fmt, unsigned long re
 {
     if (pl->stop_code != 0) return;
     pl->stop_code = code;
-    snprintf(pl->stop, sizeof pl->stop, fmt, pl->m->emf ? "EMF" : "WMF", record);
+    snprintf(pl->stop, sizeof pl->stop, fmt, record);
 }
 
 /* Counts n points against the budget: 0, or -1 past it (the playback stops). */
@@ -357,7 +356,7 @@ static int mf_budget(vgn_mf_play *pl, uint64_t n)
 {
     if (n > VGN_MF_MAX_FIGURE && pl->stop_code == 0) {
         pl->stop_code = VGN_E_LIMIT;
-        snprintf(pl->stop, sizeof pl->stop, "%s: a record of more than %d points (it and the rest are left out)", pl->m->emf ? "EMF" : "WMF",
+        snprintf(pl->stop, sizeof pl->stop, "a record of more than %d points (it and the rest are left out)",
                  VGN_MF_MAX_FIGURE);
         return -1;
     }
@@ -365,7 +364,7 @@ static int mf_budget(vgn_mf_play *pl, uint64_t n)
     if (pl->points > VGN_MF_MAX_POINTS) {
         if (pl->stop_code == 0) {
             pl->stop_code = VGN_E_LIMIT;
-            snprintf(pl->stop, sizeof pl->stop, "%s: more than %d points to draw (the rest is left out)", pl->m->emf ? "EMF" : "WMF",
+            snprintf(pl->stop, sizeof pl->stop, "more than %d points to draw (the rest is left out)",
                      VGN_MF_MAX_POINTS);
         }
         return -1;
@@ -668,7 +667,7 @@ static void mf_text(vgn_mf_play *pl, double x, double y, const uint8_t *chars, s
     if (pl->glyphs > VGN_MF_MAX_GLYPHS) {
         if (pl->stop_code == 0) {
             pl->stop_code = VGN_E_LIMIT;
-            snprintf(pl->stop, sizeof pl->stop, "%s: more than %d characters to draw (the rest is left out)", pl->m->emf ? "EMF" : "WMF",
+            snprintf(pl->stop, sizeof pl->stop, "more than %d characters to draw (the rest is left out)",
                      VGN_MF_MAX_GLYPHS);
         }
         return;
@@ -1008,7 +1007,7 @@ static int mf_emf_record(vgn_mf_play *pl, uint32_t t, const uint8_t *r, uint32_t
         [55] = 40, [76] = 100, [77] = 108, [81] = 80, [82] = 104, [83] = 76, [84] = 76, [85] = 28, [86] = 28, [87] = 28, [88] = 28,
         [89] = 28, [90] = 32, [91] = 32, [93] = 12, [94] = 12, [95] = 52};
     if (t < sizeof min_size && n < min_size[t]) {
-        mf_stop(pl, VGN_E_INVALID, "corrupt %s: record %lu is too short for its type", index);
+        mf_stop(pl, VGN_E_INVALID, "record %lu is too short for its type", index);
         return -1;
     }
     switch (t) {
@@ -1018,7 +1017,7 @@ static int mf_emf_record(vgn_mf_play *pl, uint32_t t, const uint8_t *r, uint32_t
         uint32_t count = rd32(r + 24);
         double length;
         if (count > (n - 28) / (uint32_t)size) {
-            mf_stop(pl, VGN_E_INVALID, "corrupt %s: record %lu has more points than bytes", index);
+            mf_stop(pl, VGN_E_INVALID, "record %lu has more points than bytes", index);
             return -1;
         }
         if (mf_budget(pl, count) != 0) return -1;
@@ -1054,12 +1053,12 @@ static int mf_emf_record(vgn_mf_play *pl, uint32_t t, const uint8_t *r, uint32_t
         uint64_t sum = 0;
         double length = 0;
         if (polys > (n - 32) / 4 || total > (n - 32 - (size_t)polys * 4) / (uint32_t)size) {
-            mf_stop(pl, VGN_E_INVALID, "corrupt %s: record %lu has more points than bytes", index);
+            mf_stop(pl, VGN_E_INVALID, "record %lu has more points than bytes", index);
             return -1;
         }
         for (i = 0; i < polys; i++) sum += rd32(r + 32 + (size_t)i * 4);
         if (sum > total) {
-            mf_stop(pl, VGN_E_INVALID, "corrupt %s: record %lu counts more points than it holds", index);
+            mf_stop(pl, VGN_E_INVALID, "record %lu counts more points than it holds", index);
             return -1;
         }
         if (mf_budget(pl, total + polys) != 0) return -1;
@@ -1227,7 +1226,7 @@ static int mf_emf_record(vgn_mf_play *pl, uint32_t t, const uint8_t *r, uint32_t
         uint32_t chars = rd32(r + 44), off = rd32(r + 48), opts = rd32(r + 52), unit = t == 84 ? 2 : 1;
         double rect[4];
         if (off > n || chars > (n - off) / unit) {
-            mf_stop(pl, VGN_E_INVALID, "corrupt %s: record %lu has its text outside it", index);
+            mf_stop(pl, VGN_E_INVALID, "record %lu has its text outside it", index);
             return -1;
         }
         rect[0] = rds32(r + 56), rect[1] = rds32(r + 60), rect[2] = rds32(r + 64), rect[3] = rds32(r + 68);
@@ -1265,16 +1264,16 @@ static void mf_emf_play(vgn_mf_play *pl)
     while (at < m->size && pl->stop_code == 0) {
         uint32_t t, n;
         if (m->size - at < 8) {
-            mf_stop(pl, VGN_E_TRUNCATED, "truncated %s: record %lu is cut short", index);
+            mf_stop(pl, VGN_E_TRUNCATED, "record %lu is cut short", index);
             return;
         }
         t = rd32(m->data + at), n = rd32(m->data + at + 4);
         if (n < 8 || n % 4 != 0) {
-            mf_stop(pl, VGN_E_INVALID, "corrupt %s: record %lu has an impossible size", index);
+            mf_stop(pl, VGN_E_INVALID, "record %lu has an impossible size", index);
             return;
         }
         if (n > m->size - at) {
-            mf_stop(pl, VGN_E_TRUNCATED, "truncated %s: record %lu runs past the end of the file", index);
+            mf_stop(pl, VGN_E_TRUNCATED, "record %lu runs past the end of the file", index);
             return;
         }
         if (mf_between(pl, index) != 0) return;
@@ -1309,7 +1308,7 @@ static int mf_wmf_record(vgn_mf_play *pl, uint16_t f, const uint8_t *p, size_t n
     default: break;
     }
     if (n < need) {
-        mf_stop(pl, VGN_E_INVALID, "corrupt %s: record %lu is too short for its function", index);
+        mf_stop(pl, VGN_E_INVALID, "record %lu is too short for its function", index);
         return -1;
     }
     switch (f) {
@@ -1355,7 +1354,7 @@ static int mf_wmf_record(vgn_mf_play *pl, uint16_t f, const uint8_t *p, size_t n
         uint32_t count = rd16(p);
         double length;
         if (count > (n - 2) / 4) {
-            mf_stop(pl, VGN_E_INVALID, "corrupt %s: record %lu has more points than bytes", index);
+            mf_stop(pl, VGN_E_INVALID, "record %lu has more points than bytes", index);
             return -1;
         }
         if (mf_budget(pl, count) != 0) return -1;
@@ -1369,12 +1368,12 @@ static int mf_wmf_record(vgn_mf_play *pl, uint16_t f, const uint8_t *p, size_t n
         uint64_t sum = 0;
         double length = 0;
         if (polys > (n - 2) / 2) {
-            mf_stop(pl, VGN_E_INVALID, "corrupt %s: record %lu has more polygons than bytes", index);
+            mf_stop(pl, VGN_E_INVALID, "record %lu has more polygons than bytes", index);
             return -1;
         }
         for (i = 0; i < polys; i++) sum += rd16(p + 2 + 2 * (size_t)i);
         if (sum > (n - 2 - 2 * (size_t)polys) / 4) {
-            mf_stop(pl, VGN_E_INVALID, "corrupt %s: record %lu has more points than bytes", index);
+            mf_stop(pl, VGN_E_INVALID, "record %lu has more points than bytes", index);
             return -1;
         }
         if (mf_budget(pl, sum + polys) != 0) return -1;
@@ -1397,7 +1396,7 @@ static int mf_wmf_record(vgn_mf_play *pl, uint16_t f, const uint8_t *p, size_t n
     case 0x0521: {
         size_t len = rd16(p), padded = len + (len & 1);
         if (padded > n - 2 || n - 2 - padded < 4) {
-            mf_stop(pl, VGN_E_INVALID, "corrupt %s: record %lu has its text outside it", index);
+            mf_stop(pl, VGN_E_INVALID, "record %lu has its text outside it", index);
             return -1;
         }
         mf_text(pl, rds16(p + 2 + padded + 2), rds16(p + 2 + padded), p + 2, len, 0, NULL);
@@ -1409,14 +1408,14 @@ static int mf_wmf_record(vgn_mf_play *pl, uint16_t f, const uint8_t *p, size_t n
         double rect[4];
         if (opts & 6) {
             if (n < 16) {
-                mf_stop(pl, VGN_E_INVALID, "corrupt %s: record %lu is too short for its function", index);
+                mf_stop(pl, VGN_E_INVALID, "record %lu is too short for its function", index);
                 return -1;
             }
             rect[0] = rds16(p + 8), rect[1] = rds16(p + 10), rect[2] = rds16(p + 12), rect[3] = rds16(p + 14);
             at = 16;
         }
         if (len > n - at) {
-            mf_stop(pl, VGN_E_INVALID, "corrupt %s: record %lu has its text outside it", index);
+            mf_stop(pl, VGN_E_INVALID, "record %lu has its text outside it", index);
             return -1;
         }
         mf_text(pl, rds16(p + 2), rds16(p), p + at, len, 0, (opts & 2) ? rect : NULL);
@@ -1528,16 +1527,16 @@ static void mf_wmf_play(vgn_mf_play *pl)
         const uint8_t *p;
         if (m->size - at < 6) {
             /* a file padded after its EOF record is fine; a cut record is not */
-            if (index > 1) mf_stop(pl, VGN_E_TRUNCATED, "truncated %s: record %lu is cut short (no end record)", index);
+            if (index > 1) mf_stop(pl, VGN_E_TRUNCATED, "record %lu is cut short (no end record)", index);
             return;
         }
         words = rd32(m->data + at), f = rd16(m->data + at + 4);
         if (words < 3) {
-            mf_stop(pl, VGN_E_INVALID, "corrupt %s: record %lu has an impossible size", index);
+            mf_stop(pl, VGN_E_INVALID, "record %lu has an impossible size", index);
             return;
         }
         if (words > (m->size - at) / 2) {
-            mf_stop(pl, VGN_E_TRUNCATED, "truncated %s: record %lu runs past the end of the file", index);
+            mf_stop(pl, VGN_E_TRUNCATED, "record %lu runs past the end of the file", index);
             return;
         }
         if (mf_between(pl, index) != 0) return;
@@ -1601,12 +1600,19 @@ static int vgn_metafile_play(vgn_metafile *m, vgn_error *err)
         vgn_err_fill(err, code, pl->stop, &m->warnings);
     } else if (pl->drawn == 0 && pl->emfplus) {
         code = VGN_E_UNSUPPORTED;
-        vgn_err_fill(err, code, "unsupported EMF: EMF+ records only (no EMF drawing beside them)", &m->warnings);
+        vgn_err_fill(err, code, "EMF+ records only (no EMF drawing beside them)", &m->warnings);
     } else {
         const uint8_t *src = cairo_image_surface_get_data(surface);
         int sstride = cairo_image_surface_get_stride(surface);
-        if (pl->stop_code != 0) vgn_warn_add(&m->warnings, pl->stop);
-        else if (status != 0) vgn_warn_add(&m->warnings, m->emf ? "EMF: cairo stopped drawing part-way" : "WMF: cairo stopped drawing part-way");
+        if (pl->stop_code == VGN_E_TRUNCATED || pl->stop_code == VGN_E_INVALID) {
+            char w[VGN_MSG_LEN];
+            snprintf(w, sizeof w, "%s: %s (the records before it are drawn)", pl->stop_code == VGN_E_TRUNCATED ? "cut short" : "damaged",
+                     pl->stop);
+            vgn_warn_add(&m->warnings, w);
+        } else if (pl->stop_code != 0) {
+            vgn_warn_add(&m->warnings, pl->stop);
+        }
+        else if (status != 0) vgn_warn_add(&m->warnings, "cairo stopped drawing part-way");
         m->stride = (size_t)m->base.width * 4;
         m->rgba = (uint8_t *)malloc(m->stride * m->base.height);
         if (m->rgba == NULL || src == NULL || sstride < (int)m->stride) {
@@ -1716,12 +1722,12 @@ vgn_decoder *vgn_metafile_open(const uint8_t *data, size_t size, uint32_t target
         fmt = "EMF";
         m->emf = 1;
         if (size < 88) {
-            vgn_err_fill(err, VGN_E_TRUNCATED, "truncated EMF: the header is cut short", NULL);
+            vgn_err_fill(err, VGN_E_TRUNCATED, "the header is cut short", NULL);
             goto fail;
         }
         if (hsize < 88 || hsize % 4 != 0 || hsize > size) {
             vgn_err_fill(err, hsize > size ? VGN_E_TRUNCATED : VGN_E_INVALID,
-                         hsize > size ? "truncated EMF: the header runs past the end of the file" : "corrupt EMF: the header's size is impossible", NULL);
+                         hsize > size ? "the header runs past the end of the file" : "the header's size is impossible", NULL);
             goto fail;
         }
         m->handles = rd16(data + 56);
@@ -1741,7 +1747,7 @@ vgn_decoder *vgn_metafile_open(const uint8_t *data, size_t size, uint32_t target
             w_px = (double)br - bl + 1, h_px = (double)bb - bt + 1;
             m->ref_x = bl, m->ref_y = bt, m->ref_w = w_px, m->ref_h = h_px;
         } else {
-            vgn_err_fill(err, VGN_E_INVALID, "corrupt EMF: neither the frame nor the bounds is a rectangle", NULL);
+            vgn_err_fill(err, VGN_E_INVALID, "neither the frame nor the bounds is a rectangle", NULL);
             goto fail;
         }
     } else {
@@ -1751,12 +1757,12 @@ vgn_decoder *vgn_metafile_open(const uint8_t *data, size_t size, uint32_t target
             int16_t l, t, r, b;
             uint16_t inch;
             if (size < 22 + 18) {
-                vgn_err_fill(err, VGN_E_TRUNCATED, "truncated WMF: the header is cut short", NULL);
+                vgn_err_fill(err, VGN_E_TRUNCATED, "the header is cut short", NULL);
                 goto fail;
             }
             l = rds16(data + 6), t = rds16(data + 8), r = rds16(data + 10), b = rds16(data + 12), inch = rd16(data + 14);
             if (inch == 0) {
-                vgn_err_fill(err, VGN_E_INVALID, "corrupt WMF: the placeable header gives 0 units an inch", NULL);
+                vgn_err_fill(err, VGN_E_INVALID, "the placeable header gives 0 units an inch", NULL);
                 goto fail;
             }
             m->ref_x = l < r ? l : r, m->ref_y = t < b ? t : b;
@@ -1769,11 +1775,11 @@ vgn_decoder *vgn_metafile_open(const uint8_t *data, size_t size, uint32_t target
             m->wmf_dpi = 96;
         }
         if (size - at < 18) {
-            vgn_err_fill(err, VGN_E_TRUNCATED, "truncated WMF: the header is cut short", NULL);
+            vgn_err_fill(err, VGN_E_TRUNCATED, "the header is cut short", NULL);
             goto fail;
         }
         if ((rd16(data + at) != 1 && rd16(data + at) != 2) || rd16(data + at + 2) != 9 || (rd16(data + at + 4) != 0x0100 && rd16(data + at + 4) != 0x0300)) {
-            vgn_err_fill(err, VGN_E_INVALID, at ? "corrupt WMF: no metafile header after the placeable header" : "not a WMF or EMF file", NULL);
+            vgn_err_fill(err, VGN_E_INVALID, at ? "no metafile header after the placeable header" : "not a WMF or EMF file", NULL);
             goto fail;
         }
         m->handles = rd16(data + at + 10);
@@ -1781,7 +1787,7 @@ vgn_decoder *vgn_metafile_open(const uint8_t *data, size_t size, uint32_t target
         if (at == 0) {
             double x, y, w, h;
             if (!mf_wmf_window(data, size, m->first, &x, &y, &w, &h)) {
-                vgn_err_fill(err, VGN_E_UNSUPPORTED, "unsupported WMF: no placeable header and no window extent to size it by", NULL);
+                vgn_err_fill(err, VGN_E_UNSUPPORTED, "no placeable header and no window extent to size it by", NULL);
                 goto fail;
             }
             m->ref_x = w < 0 ? x + w : x, m->ref_y = h < 0 ? y + h : y;
@@ -1790,12 +1796,12 @@ vgn_decoder *vgn_metafile_open(const uint8_t *data, size_t size, uint32_t target
         }
     }
     if (!(w_px >= 0.5) || !(h_px >= 0.5)) {
-        vgn_err_fill(err, VGN_E_INVALID, m->emf ? "corrupt EMF: the picture is empty (0 pixels a side)" : "corrupt WMF: the picture is empty (0 pixels a side)", NULL);
+        vgn_err_fill(err, VGN_E_INVALID, "the picture is empty (0 pixels a side)", NULL);
         goto fail;
     }
     if (w_px > VGN_MF_MAX_SIDE + 0.5 || h_px > VGN_MF_MAX_SIDE + 0.5) {
         char msg[VGN_MSG_LEN];
-        snprintf(msg, sizeof msg, "unsupported %s: a picture of %.0f x %.0f pixels (at most 65535 a side)", fmt, w_px, h_px);
+        snprintf(msg, sizeof msg, "a picture of %.0f x %.0f pixels (at most 65535 a side)", w_px, h_px);
         vgn_err_fill(err, VGN_E_LIMIT, msg, NULL);
         goto fail;
     }

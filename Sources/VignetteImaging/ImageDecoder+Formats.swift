@@ -4,7 +4,7 @@ public import VignetteCore
 
 /// The formats decoded through the shim's streaming decoders (vgn_decoder.h): GIF, TIFF, BMP,
 /// ICO/CUR, ICNS, TGA, PCX, SGI, Sun raster, PNM/PAM, PFM, QOI, DDS, PSD, XPM/XBM, OpenEXR, HEIF/AVIF,
-/// JPEG XL, JPEG 2000, JBIG, and camera RAW through its embedded preview.
+/// JPEG XL, JPEG 2000, JBIG, Windows metafiles (WMF, EMF), and camera RAW through its embedded preview.
 extension ImageDecoder {
     /// A format the streaming decoders read, by the name errors use.
     public enum StreamedFormat: String, Sendable, CaseIterable {
@@ -27,6 +27,8 @@ extension ImageDecoder {
         case sgi = "SGI"
         case sunRaster = "Sun raster"
         case jbig = "JBIG"
+        case wmf = "WMF"
+        case emf = "EMF"
 
         /// How long an isolated decoder may take, from open to its last row, before it is killed.
         static let isolatedTimeout: UInt32 = 30_000
@@ -77,7 +79,9 @@ extension ImageDecoder {
         func open(_ data: UnsafePointer<UInt8>, _ count: Int, target: UInt32, _ info: inout vgn_image_info, _ err: inout vgn_error)
             -> OpaquePointer?
         {
-            if self == .heif || self == .jpegXL || self == .jpeg2000 || self == .openEXR || self == .jbig { _ = Self.helper }
+            if self == .heif || self == .jpegXL || self == .jpeg2000 || self == .openEXR || self == .jbig || self == .wmf || self == .emf {
+                _ = Self.helper
+            }
             return switch self {
             case .gif: vgn_gif_open(data, count, &info, &err)
             case .tiff: vgn_tiff_open(data, count, target, &info, &err)
@@ -116,6 +120,11 @@ extension ImageDecoder {
             case .jbig:
                 Self.loadForChild(VGN_LIB_JBIG, vgn_jbig_open, &err)
                     ? vgn_isolated_open(vgn_jbig_open, "JBIG-KIT", data, count, target, Self.isolatedTimeout, &info, &err) : nil
+            // Our record player, but cairo and fontconfig beneath it are large C libraries fed
+            // coordinates and strings from the file.
+            case .wmf, .emf:
+                Self.loadForChild(VGN_LIB_CAIRO, vgn_metafile_open, &err)
+                    ? vgn_isolated_open(vgn_metafile_open, "cairo", data, count, target, Self.isolatedTimeout, &info, &err) : nil
             }
         }
     }

@@ -42,10 +42,31 @@ struct DocumentThumbnailTests {
         #expect(rgb(24, 32).allSatisfy { $0 > 200 })
     }
 
-    @Test func aMetafileThumbnailIsDeclinedWithTheReason() throws {
+    @Test func aMetafileThumbnailIsDrawnAndABrokenOneDeclinedWithTheReason() throws {
         let (_, used, attempts) = try thumbnail(GeneratorFixtures.input("documents/metafile.xlsx"))
         #expect(used == "fallback")
-        #expect(attempts.first?.outcome == .declined("docProps/thumbnail.emf is a Windows metafile, which Vignette does not draw"))
+        #expect(attempts.first?.outcome == .declined("docProps/thumbnail.emf is data, not a JPEG, PNG or Windows metafile"))
+        // A real one (a WMF without a placeable header: shapes, a 4-bit DIB, text) is drawn.
+        let wmf = try Array(Data(contentsOf: URL(fileURLWithPath: GeneratorFixtures.root + "/documents/window.wmf")))
+        let sheet = OfficeZipBuilder.zip([
+            OfficeZipBuilder.stored("[Content_Types].xml", "<Types/>"), OfficeZipBuilder.stored("xl/workbook.xml", "<workbook/>"),
+            OfficeZipBuilder.Entry(name: "docProps/thumbnail.wmf", data: wmf),
+        ])
+        let (thumb, drawnBy, _) = try thumbnail(GeneratorInput(bytes: sheet, filename: "drawn.xlsx", resolver: TypeResolver()))
+        #expect(drawnBy == "ooxml-thumbnail")
+        #expect(thumb.bitmap.width == 64 || thumb.bitmap.height == 64)
+        #expect(!EmbeddedImageReader.isBlank(thumb.bitmap))
+        // Cut inside its header: declined with the decoder's reason, so the document is still drawn by another.
+        let cut = OfficeZipBuilder.zip([
+            OfficeZipBuilder.stored("[Content_Types].xml", "<Types/>"), OfficeZipBuilder.stored("xl/workbook.xml", "<workbook/>"),
+            OfficeZipBuilder.Entry(name: "docProps/thumbnail.wmf", data: Array(wmf.prefix(40))),
+        ])
+        let (_, _, tried) = try thumbnail(GeneratorInput(bytes: cut, filename: "cut.xlsx", resolver: TypeResolver()))
+        guard case .declined(let why) = tried.first?.outcome else {
+            Issue.record("ooxml-thumbnail did not decline: \(tried)")
+            return
+        }
+        #expect(why.hasPrefix("docProps/thumbnail.wmf cannot be drawn: "), "\(why)")
     }
 
     @Test func anOpenDocumentWithoutAThumbnailDeclines() throws {

@@ -14,13 +14,15 @@ struct ImagePreviewTests {
     }
 
     @Test func anImageNothingDecodesGetsItsFactsNotTheFallback() throws {
-        // An EMF header (record type 1, " EMF" at 40): a format Vignette draws no picture of.
-        let bytes = [1, 0, 0, 0, 88, 0, 0, 0] + [UInt8](repeating: 0, count: 32) + Array(" EMF".utf8) + [UInt8](repeating: 0, count: 44)
+        // A FITS header (astronomy's 80-character cards in 2,880-byte blocks): a format Vignette draws no picture of.
+        let cards = ["SIMPLE  =                    T", "BITPIX  =                    8", "NAXIS   =                    2", "END"]
+        var bytes = Array(cards.map { $0.padding(toLength: 80, withPad: " ", startingAt: 0) }.joined().utf8)
+        bytes += [UInt8](repeating: 0x20, count: 2880 - bytes.count)
         let input = GeneratorInput(
-            bytes: bytes, filename: "drawing.emf", resolver: TypeResolver(catalog: GeneratorFixtures.registry.catalog))
+            bytes: bytes, filename: "sky.fits", resolver: TypeResolver(catalog: GeneratorFixtures.registry.catalog))
         let (p, generator, _) = try GeneratorFixtures.registry.preview(for: input, request: PreviewRequest())
         #expect(generator == "image-facts")
-        #expect(p.text == "Format: Windows enhanced metafile\nPicture: not drawn (Vignette has no decoder for this format)\n")
+        #expect(p.text == "Format: FITS image\nPicture: not drawn (Vignette has no decoder for this format)\n")
         #expect(p.html.hasPrefix("<p class=\"note\">Picture not drawn: Vignette has no decoder for this format</p>\n<dl class=\"facts\">"))
     }
 

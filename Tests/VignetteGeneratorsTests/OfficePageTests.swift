@@ -179,7 +179,7 @@ struct OfficePageTests {
         #expect(thumb.isIcon)
         #expect(
             attempts.map(\.description) == [
-                "ooxml-thumbnail: declined: no docProps/thumbnail.jpeg or .png in the Office Open XML file",
+                "ooxml-thumbnail: declined: no docProps/thumbnail.jpeg, .png, .emf or .wmf in the Office Open XML file",
                 "office-page: declined: the document has no text to draw",
                 "fallback: succeeded",
             ])

@@ -1,7 +1,8 @@
 import VignetteCore
 import VignetteImaging
 
-/// Decodes a JPEG or PNG stored inside a zip-based document at the requested size.
+/// Decodes a JPEG or PNG (or, where allowed, a Windows metafile) stored inside a zip-based document
+/// at the requested size.
 struct EmbeddedImageReader {
     /// Decodes images (and resolves their types by content).
     let thumbnailer: ImageThumbnailer
@@ -13,6 +14,8 @@ struct EmbeddedImageReader {
     var declinesBlank = false
     /// How far apart two channel values may be in a picture that counts as one colour (JPEG noise).
     static let blankTolerance: UInt8 = 3
+    /// Whether a WMF or EMF is drawn too (Office's own previews are often metafiles).
+    var drawsMetafiles = false
 
     /// The archive and its directory, or a failure naming what is wrong with the zip.
     static func open(_ input: GeneratorInput) throws -> (FileSample, ZipDirectory) {
@@ -28,13 +31,17 @@ struct EmbeddedImageReader {
         try ZipEntryReader(sample: sample, maxBytes: limit ?? maxBytes).contents(of: entry)
     }
 
-    /// A thumbnail of the image stored in `entry`; declines when it is not a JPEG or PNG.
+    /// A thumbnail of the image stored in `entry`; declines when it is not a JPEG or PNG (or a
+    /// metafile, when `drawsMetafiles`).
     func thumbnail(of entry: ZipDirectory.Entry, in sample: FileSample, request: ThumbnailRequest) throws -> GeneratedThumbnail {
         let bytes = try contents(of: entry, in: sample)
         let type = thumbnailer.resolver.resolve(bytes: bytes, filename: nil).type
         let catalog = thumbnailer.resolver.catalog
-        guard catalog.conforms(type, to: "public.jpeg") || catalog.conforms(type, to: "public.png") else {
-            throw VignetteError(.declined, "\(entry.name) is \(type.localizedDescription), not a JPEG or PNG image")
+        let metafile =
+            drawsMetafiles && (catalog.conforms(type, to: "com.microsoft.emf") || catalog.conforms(type, to: "com.microsoft.wmf"))
+        guard catalog.conforms(type, to: "public.jpeg") || catalog.conforms(type, to: "public.png") || metafile else {
+            let wanted = drawsMetafiles ? "a JPEG, PNG or Windows metafile" : "a JPEG or PNG image"
+            throw VignetteError(.declined, "\(entry.name) is \(type.localizedDescription), not \(wanted)")
         }
         do {
             let image = try thumbnailer.thumbnail(bytes: bytes, type: type, request: request)

@@ -14,10 +14,12 @@ public struct OfficeOpenXMLThumbnailGenerator: BuiltInGenerator, ThumbnailGenera
     /// Creates the generator over a catalog, with decoding caps.
     public init(catalog: TypeCatalog, limits: ImageLimits = .standard) {
         reader = EmbeddedImageReader(
-            thumbnailer: ImageThumbnailer(resolver: TypeResolver(catalog: catalog), limits: limits), declinesBlank: true)
+            thumbnailer: ImageThumbnailer(resolver: TypeResolver(catalog: catalog), limits: limits), declinesBlank: true,
+            drawsMetafiles: true)
     }
 
-    /// Decodes `docProps/thumbnail.jpeg` (or `.jpg`, `.png`); declines for none, a Windows metafile, or a blank picture.
+    /// Decodes `docProps/thumbnail.jpeg` (or `.jpg`, `.png`, `.emf`, `.wmf`: JPEG and PNG first); declines
+    /// for none, a blank picture, or a metafile that cannot be drawn (with the reason).
     public func makeThumbnail(for input: GeneratorInput, request: ThumbnailRequest) throws -> GeneratedThumbnail {
         let (sample, directory) = try EmbeddedImageReader.open(input)
         let candidates = directory.entries.filter { $0.name.lowercased().hasPrefix("docprops/thumbnail.") }
@@ -26,9 +28,14 @@ public struct OfficeOpenXMLThumbnailGenerator: BuiltInGenerator, ThumbnailGenera
             return try reader.thumbnail(of: entry, in: sample, request: request)
         }
         if let metafile = candidates.first(where: { ["emf", "wmf"].contains(Self.extensionOf($0.name)) }) {
-            throw VignetteError(.declined, "\(metafile.name) is a Windows metafile, which Vignette does not draw")
+            do {
+                return try reader.thumbnail(of: metafile, in: sample, request: request)
+            } catch let error as VignetteError where error.code == .corrupt || error.code == .unsupported {
+                // A broken preview is no broken document: a generator drawing its text may answer.
+                throw VignetteError(.declined, "\(metafile.name) cannot be drawn: \(error.reason)")
+            }
         }
-        throw VignetteError(.declined, "no docProps/thumbnail.jpeg or .png in the Office Open XML file")
+        throw VignetteError(.declined, "no docProps/thumbnail.jpeg, .png, .emf or .wmf in the Office Open XML file")
     }
 
     private static func extensionOf(_ name: String) -> String {
