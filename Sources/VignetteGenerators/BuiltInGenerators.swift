@@ -46,6 +46,7 @@ public enum BuiltInGenerators {
         registry.register(OfficeOpenXMLThumbnailGenerator(catalog: catalog, limits: options.imageLimits))
         registry.register(OfficePageGenerator(catalog: catalog))
         registry.register(EPUBCoverGenerator(catalog: catalog, limits: options.imageLimits))
+        registry.register(LayeredImageGenerator(catalog: catalog, limits: options.imageLimits))
         registry.register(PDFGenerator())
         registry.register(MediaGenerator(catalog: catalog, imageLimits: options.imageLimits))
         registry.register(TextThumbnailGenerator(catalog: catalog))
