@@ -76,7 +76,7 @@ struct WhichCommandTests {
                 "public.heic", "public.heif", "public.avif", "public.jpeg-xl", "public.camera-raw-image", "com.adobe.photoshop-image",
                 "public.jpeg-2000", "org.jpeg.jpx", "org.jpeg.jpeg-2000-codestream", "com.apple.icns", "org.x.xpixmap-image",
                 "public.xbitmap-image", "org.qoiformat.qoi", "net.sourceforge.netpbm.pfm", "com.microsoft.dds", "com.ilm.openexr-image",
-                "com.zsoft.pcx", "com.sgi.sgi-image", "com.sun.raster-image",
+                "com.zsoft.pcx", "com.sgi.sgi-image", "com.sun.raster-image", "org.jbig.jbig", "com.microsoft.wmf", "com.microsoft.emf",
             ])
         #expect(image["priority"] as? String == "standard")
         #expect(image["origin"] as? String == "built-in")
