@@ -301,7 +301,7 @@ vgn_decoder *vgn_hdr_open(const uint8_t *data, size_t size, vgn_image_info *info
     rest = (size_t)(end - p);
     nl = (const uint8_t *)memchr(p, '\n', rest < VGN_HDR_MAX_RESOLUTION ? rest : VGN_HDR_MAX_RESOLUTION);
     if (nl == NULL && rest < VGN_HDR_MAX_RESOLUTION)
-        return vgn_hdr_fail_open(err, VGN_E_TRUNCATED, "the file ends before the scanlines");
+        return vgn_hdr_fail_open(err, VGN_E_TRUNCATED, "the file ends in the resolution line");
     s = p;
     if (nl == NULL || !vgn_hdr_axis(&s, nl, &sign1, &axis1, &n1) || !vgn_hdr_axis(&s, nl, &sign2, &axis2, &n2) ||
         axis1 == axis2)
