@@ -176,7 +176,8 @@ vgn_decoder *vgn_jbig_open(const uint8_t *data, size_t size, uint32_t target, vg
         uint32_t w = vgn_jbig_side(xd, layers, layer), h = vgn_jbig_side(yd, layers, layer);
         if ((uint64_t)(w > h ? w : h) >= (uint64_t)target * 4) break;
     }
-    if (target == 0) layer = layers;
+    /* libjbig stops at a lower layer only when layers are the outermost loop (ILEAVE without SEQ) */
+    if (target == 0 || (data[18] & (JBG_ILEAVE | JBG_SEQ)) != JBG_ILEAVE) layer = layers;
     j = (vgn_jbig *)calloc(1, sizeof *j);
     if (j == NULL) {
         vgn_err_fill(err, VGN_E_NOMEM, "out of memory", NULL);
@@ -189,8 +190,9 @@ vgn_decoder *vgn_jbig_open(const uint8_t *data, size_t size, uint32_t target, vg
     j->base.width = vgn_jbig_side(xd, layers, layer);
     j->base.height = vgn_jbig_side(yd, layers, layer);
     j->base.opaque = 1;
-    /* libjbig holds the layer decoded and the one below it, and three lines of context a plane */
-    j->base.working = (size_t)(((uint64_t)j->base.width + 7) / 8 * j->base.height * 5 / 4 + ((uint64_t)1 << 20));
+    /* libjbig allocates the full-size picture at the header whatever layer it stops at (pages it
+     * never touches cost nothing, but count them), a quarter more for the layer below, and lines */
+    j->base.working = (size_t)(((uint64_t)xd + 7) / 8 * yd * 5 / 4 + ((uint64_t)1 << 20));
     info->width = xd;
     info->height = yd;
     info->components = 1;

@@ -20,7 +20,8 @@
  *
  * Hostile input: every record's size is checked against what remains and against its type's minimum;
  * counts are checked against the record's bytes before anything is allocated; at most 1,000,000
- * records, 4,000,000 points (65,536 a record) and 200,000 glyphs are played, for at most 4 s
+ * records, 4,000,000 points (16,384 a record or path; every 64 output pixels of outline, times a
+ * wide pen's width, count as one more) and 200,000 glyphs are played, for at most 4 s
  * (checked between records: a self-crossing outline of many points costs cairo more than linear
  * time, so a hostile file can end early on a busy machine); pen widths and font sizes are clamped; a
  * DIB is bounded at 16 Mpixel (32767 a side). A damaged record stops the playback: what came before
@@ -142,7 +143,9 @@ void cairo_set_source_surface(cairo_t *cr, cairo_surface_t *surface, double x, d
 #define VGN_MF_MAX_OUT 32767       /* cairo's image surfaces */
 #define VGN_MF_MAX_RECORDS 1000000 /* records played */
 #define VGN_MF_MAX_POINTS 4000000  /* points drawn */
-#define VGN_MF_MAX_FIGURE 65536    /* points of one record (a self-crossing outline costs cairo more than linear time) */
+#define VGN_MF_MAX_FIGURE 16384    /* points of one record or path (a self-crossing outline costs cairo more than linear time:
+                                      65,536 random points took 31 s at 256 pixels, 16,384 1.7 s) */
+#define VGN_MF_LENGTH_POINT 64.0   /* output pixels of outline that count as one point (cairo's work grows with length) */
 #define VGN_MF_MAX_MS 4000         /* drawing time, checked between records */
 #define VGN_MF_MAX_GLYPHS 200000   /* characters drawn */
 #define VGN_MF_MAX_TEXT 4096       /* characters of one record */
@@ -225,6 +228,9 @@ typedef struct {
     int xf_dirty;
     int in_path;
     cairo_path_t *path;
+    double path_length;  /* output pixels of the path built so far (its cost when it is drawn) */
+    uint64_t path_points;
+    double last_x, last_y; /* the last output point of the path built */
     uint64_t points, glyphs;
     unsigned long drawn;
     int stop_code;
@@ -360,6 +366,14 @@ static int mf_budget(vgn_mf_play *pl, uint64_t n)
                  VGN_MF_MAX_FIGURE);
         return -1;
     }
+    /* a path is drawn as one figure, whatever the records that built it */
+    if (pl->in_path && (pl->path_points += n) > VGN_MF_MAX_FIGURE) {
+        if (pl->stop_code == 0) {
+            pl->stop_code = VGN_E_LIMIT;
+            snprintf(pl->stop, sizeof pl->stop, "a path of more than %d points (it and the rest are left out)", VGN_MF_MAX_FIGURE);
+        }
+        return -1;
+    }
     pl->points += n;
     if (pl->points > VGN_MF_MAX_POINTS) {
         if (pl->stop_code == 0) {
@@ -379,11 +393,19 @@ static void mf_color(vgn_mf_play *pl, uint32_t c)
 }
 
 /* Path operations in logical coordinates. */
+/* Adds the output length from the last point to (x, y) to the path's, and makes (x, y) the last. */
+static void mf_path_to(vgn_mf_play *pl, double x, double y)
+{
+    if (pl->in_path) pl->path_length += fabs(x - pl->last_x) + fabs(y - pl->last_y);
+    pl->last_x = x, pl->last_y = y;
+}
+
 static void mf_move(vgn_mf_play *pl, double x, double y)
 {
     double dx, dy;
     mf_pt(pl, x, y, &dx, &dy);
     cairo_move_to(pl->cr, dx, dy);
+    pl->last_x = dx, pl->last_y = dy;
 }
 
 static void mf_line(vgn_mf_play *pl, double x, double y)
@@ -391,6 +413,7 @@ static void mf_line(vgn_mf_play *pl, double x, double y)
     double dx, dy;
     mf_pt(pl, x, y, &dx, &dy);
     cairo_line_to(pl->cr, dx, dy);
+    mf_path_to(pl, dx, dy);
 }
 
 static void mf_curve(vgn_mf_play *pl, double x1, double y1, double x2, double y2, double x3, double y3)
@@ -400,6 +423,7 @@ static void mf_curve(vgn_mf_play *pl, double x1, double y1, double x2, double y2
     mf_pt(pl, x2, y2, &c, &d);
     mf_pt(pl, x3, y3, &e, &f);
     cairo_curve_to(pl->cr, a, b, c, d, e, f);
+    mf_path_to(pl, a, b), mf_path_to(pl, c, d), mf_path_to(pl, e, f);
 }
 
 /* An elliptic arc around (cx, cy) from angle a0 by `sweep` radians (in logical space, y down), in
@@ -455,7 +479,21 @@ static void mf_set_pen(vgn_mf_play *pl, double length)
  * `length` bounds the outline's device length for dashes. Inside a path bracket, nothing is done. */
 static void mf_paint(vgn_mf_play *pl, int fill, int stroke, double length)
 {
+    double cost;
     if (pl->in_path) return;
+    /* cairo's work grows with the outline's length in output pixels (a curve whose control points
+     * lie a million pixels away is flattened into that many segments), and a stroke's with its
+     * width: counted against the points budget, so a small file cannot keep it busy for minutes */
+    cost = (length > 0 ? length : 0) / VGN_MF_LENGTH_POINT;
+    if (stroke && !pl->dc.pen.null) cost *= fmax(1, pl->dc.pen.width * mf_scale(pl) / 4);
+    if (!(cost < VGN_MF_MAX_POINTS) || (pl->points += (uint64_t)cost) > VGN_MF_MAX_POINTS) {
+        if (pl->stop_code == 0) {
+            pl->stop_code = VGN_E_LIMIT;
+            snprintf(pl->stop, sizeof pl->stop, "more than %d points to draw (the rest is left out)", VGN_MF_MAX_POINTS);
+        }
+        cairo_new_path(pl->cr);
+        return;
+    }
     if (fill && !pl->dc.brush.null) {
         mf_color(pl, pl->dc.brush.color);
         cairo_set_fill_rule(pl->cr, pl->dc.winding ? VGN_CAIRO_FILL_WINDING : VGN_CAIRO_FILL_EVEN_ODD);
@@ -597,6 +635,8 @@ static double mf_figure(vgn_mf_play *pl, const uint8_t *p, uint32_t n, int size,
         }
     }
     if (mode == 1) cairo_close_path(pl->cr);
+    if (pl->in_path) pl->path_length += length;
+    pl->last_x = px, pl->last_y = py;
     return length;
 }
 
@@ -637,6 +677,19 @@ static void mf_text_utf8(const uint8_t *p, size_t n, int wide, char *out)
         o += utf8_put(out + o, c);
     }
     out[o] = '\0';
+}
+
+/* Copies the UTF-8 string src into dst (cap bytes with the NUL), cut before a character that does
+ * not fit whole: cairo refuses a face name of invalid UTF-8 by ending every later drawing. */
+static void mf_copy_utf8(char *dst, size_t cap, const char *src)
+{
+    size_t n = strlen(src);
+    if (n >= cap) {
+        n = cap - 1;
+        while (n > 0 && ((unsigned char)src[n] & 0xC0) == 0x80) n--;
+    }
+    memcpy(dst, src, n);
+    dst[n] = '\0';
 }
 
 /* Draws text at logical (x, y) (or the current position with TA_UPDATECP); `rect` (4 logical
@@ -828,8 +881,10 @@ static void mf_blit(vgn_mf_play *pl, const uint8_t *bmi, size_t bmi_len, const u
         uint32_t hs = rd32(bmi);
         int64_t bw = hs == 12 ? rd16(bmi + 4) : rds32(bmi + 4), bh = hs == 12 ? rd16(bmi + 6) : rds32(bmi + 8);
         if (bh < 0) bh = -bh;
-        if (bw > 0 && bh > 0 && bw <= VGN_MF_MAX_OUT && bh <= VGN_MF_MAX_OUT && mf_budget(pl, (uint64_t)(bw * bh / 256 + 1)) != 0)
-            return; /* a bitmap's drawing counts as points: 16 Mpixel as 65,536 */
+        /* one too large to draw is left out (mf_dib refuses it), not the rest of the picture */
+        if (bw > 0 && bh > 0 && (uint64_t)bw * (uint64_t)bh > VGN_MF_MAX_DIB) return;
+        if (bw > 0 && bh > 0 && bw <= VGN_MF_MAX_OUT && bh <= VGN_MF_MAX_OUT && mf_budget(pl, (uint64_t)(bw * bh + 255) / 256 / 4) != 0)
+            return; /* a bitmap's drawing counts as points: 16 Mpixel as 16,384 */
     }
     img = mf_dib(bmi, bmi_len, bits, bits_len, &iw, &ih);
     if (img == NULL) return;
@@ -1176,7 +1231,7 @@ static int mf_emf_record(vgn_mf_play *pl, uint32_t t, const uint8_t *r, uint32_t
             memset(f, 0, sizeof *f);
             f->height = rds32(r + 12), f->escapement = rds32(r + 20), f->weight = rds32(r + 28), f->italic = r[32] != 0;
             mf_text_utf8(r + 40, 32, 1, face);
-            snprintf(f->face, sizeof f->face, "%s", face);
+            mf_copy_utf8(f->face, sizeof f->face, face);
         }
         return 0;
     }
@@ -1193,6 +1248,7 @@ static int mf_emf_record(vgn_mf_play *pl, uint32_t t, const uint8_t *r, uint32_t
         if (pl->path != NULL) cairo_path_destroy(pl->path), pl->path = NULL;
         cairo_new_path(pl->cr);
         pl->in_path = 1;
+        pl->path_length = 0, pl->path_points = 0;
         mf_move(pl, dc->cx, dc->cy);
         return 0;
     case 60: /* EndPath */
@@ -1212,7 +1268,7 @@ static int mf_emf_record(vgn_mf_play *pl, uint32_t t, const uint8_t *r, uint32_t
         cairo_new_path(pl->cr);
         cairo_append_path(pl->cr, pl->path);
         cairo_path_destroy(pl->path), pl->path = NULL;
-        mf_paint(pl, t != 64, t != 62, 1e300);
+        mf_paint(pl, t != 64, t != 62, pl->path_length);
         return 0;
     case 67: case 68:
         pl->in_path = 0;
@@ -1441,7 +1497,7 @@ static int mf_wmf_record(vgn_mf_play *pl, uint16_t f, const uint8_t *p, size_t n
             memset(ft, 0, sizeof *ft);
             ft->height = rds16(p), ft->escapement = rds16(p + 4), ft->weight = rds16(p + 8), ft->italic = p[10] != 0;
             mf_text_utf8(p + 18, k, 0, face);
-            snprintf(ft->face, sizeof ft->face, "%s", face);
+            mf_copy_utf8(ft->face, sizeof ft->face, face);
         }
         return 0;
     }

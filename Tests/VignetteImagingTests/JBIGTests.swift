@@ -55,6 +55,13 @@ struct JBIGTests {
         #expect(Self.layerSize(jbig, target: 31)! == (240, 180))
         #expect(Self.layerSize(jbig, target: 64)! == (480, 360))
         #expect(Self.layerSize(jbig, target: 0)! == (480, 360))
+        // Written resolution layer by resolution layer innermost (order 0): libjbig cannot stop at a
+        // lower layer, so the whole picture is read.
+        #expect(try FormatCorpusTests.run(["pbmtojbg", "-d", "3", "-o", "0", folder + "/f.pbm", folder + "/o0.jbg"]) == 0)
+        let order0 = Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/o0.jbg")))
+        #expect(Self.layerSize(order0, target: 30)! == (480, 360))
+        let whole = try StreamedFormatTests.thumbnail(order0, name: "o0.jbg", size: 30)
+        #expect(whole.bitmap.width == 30 && whole.bitmap.height == 23)
         let small = try StreamedFormatTests.thumbnail(jbig, name: "f.jbg", size: 30)
         #expect(small.sourceWidth == 480 && small.sourceHeight == 360)
         #expect(small.bitmap.width == 30 && small.bitmap.height == 23)

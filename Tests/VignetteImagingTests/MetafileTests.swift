@@ -88,6 +88,16 @@ struct MetafileTests {
         #expect(abs(Int(info.width) - 372) <= 2 && abs(Int(info.height) - 272) <= 2, "\(info.width) × \(info.height)")
     }
 
+    @Test(arguments: ["face_bad.emf", "wmf_face.wmf"])
+    func aFaceNameCutToItsBufferStillLeavesTheRestDrawn(name: String) throws {
+        // A face cut inside a character was invalid UTF-8 to cairo, which then dropped every later drawing.
+        let image = try StreamedFormatTests.fixture("metafile/" + name, size: 256)
+        #expect(image.warnings.isEmpty, "\(image.warnings)")
+        let bitmap = image.bitmap
+        let centre = ((bitmap.height / 2) * bitmap.width + bitmap.width / 2) * 4
+        #expect(bitmap.pixels[centre + 3] == 255, "the rectangle after the text is drawn")
+    }
+
     @Test func aDamagedOrHostileEMFDrawsWhatCameBeforeOrSaysWhy() throws {
         let folder = try JPEG2000Tests.workFolder("metafile-hostile")
         defer { try? FileManager.default.removeItem(atPath: folder) }
