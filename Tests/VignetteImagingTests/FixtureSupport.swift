@@ -1,3 +1,4 @@
+import CVignetteCodecs
 import Crypto
 import Foundation
 import Testing
@@ -51,4 +52,21 @@ func psnr(_ a: Bitmap, _ b: Bitmap) -> Double {
 /// A bitmap filled with one colour.
 func solid(_ width: Int, _ height: Int, _ rgba: [UInt8]) -> Bitmap {
     Bitmap(width: width, height: height, pixels: Array((0..<(width * height)).map { _ in rgba }.joined()))
+}
+
+/// The size of the rows a shim decoder opened over `bytes` by `open` gives (a reduced level, layer
+/// or resolution), or nil when it does not open.
+func decoderRowSize(
+    _ bytes: [UInt8], _ open: (UnsafePointer<UInt8>?, Int, inout vgn_image_info, inout vgn_error) -> OpaquePointer?
+) -> (Int, Int)? {
+    var info = vgn_image_info()
+    var err = vgn_error()
+    return bytes.withUnsafeBufferPointer { buffer -> (Int, Int)? in
+        guard let decoder = open(buffer.baseAddress, buffer.count, &info, &err) else { return nil }
+        defer { vgn_decoder_close(decoder) }
+        var width: UInt32 = 0
+        var height: UInt32 = 0
+        vgn_decoder_size(decoder, &width, &height)
+        return (Int(width), Int(height))
+    }
 }

@@ -19,18 +19,9 @@ struct JBIGTests {
         return Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/f.jbg")))
     }
 
-    /// The size of the rows the decoder reads for `target` (in this process).
+    /// The size of the rows the JBIG decoder reads for `target` (in this process).
     static func layerSize(_ bytes: [UInt8], target: UInt32) -> (Int, Int)? {
-        var info = vgn_image_info()
-        var err = vgn_error()
-        return bytes.withUnsafeBufferPointer { buffer -> (Int, Int)? in
-            guard let decoder = vgn_jbig_open(buffer.baseAddress, buffer.count, target, &info, &err) else { return nil }
-            defer { vgn_decoder_close(decoder) }
-            var width: UInt32 = 0
-            var height: UInt32 = 0
-            vgn_decoder_size(decoder, &width, &height)
-            return (Int(width), Int(height))
-        }
+        decoderRowSize(bytes) { vgn_jbig_open($0, $1, target, &$2, &$3) }
     }
 
     @Test(arguments: [[String](), ["-d", "3"]])

@@ -28,18 +28,9 @@ struct JPEG2000Tests {
         return Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)))
     }
 
-    /// The size of the rows the decoder gives for `target` (0: the full picture).
+    /// The size of the rows OpenJPEG decodes for `target` (in this process).
     static func decodedSize(_ bytes: [UInt8], target: UInt32) -> (Int, Int)? {
-        var info = vgn_image_info()
-        var err = vgn_error()
-        return bytes.withUnsafeBufferPointer { buffer -> (Int, Int)? in
-            guard let decoder = vgn_jp2_open(buffer.baseAddress, buffer.count, target, &info, &err) else { return nil }
-            defer { vgn_decoder_close(decoder) }
-            var width: UInt32 = 0
-            var height: UInt32 = 0
-            vgn_decoder_size(decoder, &width, &height)
-            return (Int(width), Int(height))
-        }
+        decoderRowSize(bytes) { vgn_jp2_open($0, $1, target, &$2, &$3) }
     }
 
     @Test func aSmallThumbnailIsDecodedFromAReducedResolutionAndMatchesTheFullDecode() throws {

@@ -115,16 +115,7 @@ struct OpenEXRTests {
 
     /// The size of the rows the OpenEXR decoder reads for `target` (in this process: OpenEXRCore loaded).
     static func levelSize(_ bytes: [UInt8], target: UInt32) -> (Int, Int)? {
-        var info = vgn_image_info()
-        var err = vgn_error()
-        return bytes.withUnsafeBufferPointer { buffer -> (Int, Int)? in
-            guard let decoder = vgn_exr_open(buffer.baseAddress, buffer.count, target, &info, &err) else { return nil }
-            defer { vgn_decoder_close(decoder) }
-            var width: UInt32 = 0
-            var height: UInt32 = 0
-            vgn_decoder_size(decoder, &width, &height)
-            return (Int(width), Int(height))
-        }
+        decoderRowSize(bytes) { vgn_exr_open($0, $1, target, &$2, &$3) }
     }
 
     @Test func aFileCutBeforeItsPixelsSaysSo() throws {

@@ -137,16 +137,7 @@ struct RasterFormatTests {
 
     /// The size of the rows the DDS decoder reads for `target`.
     static func ddsLevelSize(_ bytes: [UInt8], target: UInt32) -> (Int, Int)? {
-        var info = vgn_image_info()
-        var err = vgn_error()
-        return bytes.withUnsafeBufferPointer { buffer -> (Int, Int)? in
-            guard let decoder = vgn_dds_open(buffer.baseAddress, buffer.count, target, &info, &err) else { return nil }
-            defer { vgn_decoder_close(decoder) }
-            var width: UInt32 = 0
-            var height: UInt32 = 0
-            vgn_decoder_size(decoder, &width, &height)
-            return (Int(width), Int(height))
-        }
+        decoderRowSize(bytes) { vgn_dds_open($0, $1, target, &$2, &$3) }
     }
 
     /// A DDS header for a `width` × `height` texture with the four-character code `fourCC`, then
