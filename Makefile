@@ -29,10 +29,11 @@ release: deps
 demo: release
 	@scripts/demo.sh
 
-## test: build and run the whole test suite (unit, CLI through the real binary), the consumer check and the fuzz smoke.
+## test: build and run the whole test suite (unit, CLI through the real binary), the C checks, the consumer check and the fuzz smoke.
 test: test-deps
 	$(SWIFT) build -j $(JOBS)
 	$(SWIFT) test -j $(JOBS)
+	@scripts/c-checks.sh
 	@scripts/consumer-check.sh
 	@scripts/fuzz.sh --smoke --jobs $(JOBS)
 

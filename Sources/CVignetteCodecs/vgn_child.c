@@ -13,9 +13,7 @@
 #include "vgn_internal.h"
 #include "vgn_lazy.h"
 
-/* Caps the calling process's private memory at what it holds now plus `extra` bytes: the child
- * inherits its parent's heap, so a fixed limit would mean something else in every process. */
-static void vgn_child_cap_memory(size_t extra)
+void vgn_cap_private_memory(size_t extra)
 {
     struct rlimit r;
     long data_kb = 0;
@@ -52,7 +50,7 @@ int vgn_child_start(vgn_child *c, vgn_child_body body, const uint8_t *data, size
     if (c->pid == 0) {
         close(fds[0]);
         vgn_child_quiet();
-        if (max_memory > 0) vgn_child_cap_memory(max_memory);
+        if (max_memory > 0) vgn_cap_private_memory(max_memory);
         body(fds[1], data, size, request);
         _exit(0);
     }

@@ -34,6 +34,11 @@ VGN_HIDDEN void vgn_copy_message(char *dst, const char *src);
 VGN_HIDDEN void vgn_warn_add(vgn_warnings *w, const char *msg);
 
 /* Fills err (if non-NULL) with code, message (NULL -> "") and the warnings (NULL -> none). */
+/* Caps the calling process's private memory (RLIMIT_DATA) at what it holds now plus `extra` bytes:
+ * a forked child inherits its parent's heap, so a fixed limit would mean something else in every
+ * process. For the children that run a library over hostile input (vgn_child.c, vgn_isolate.c). */
+VGN_HIDDEN void vgn_cap_private_memory(size_t extra);
+
 VGN_HIDDEN void vgn_err_fill(vgn_error *err, int code, const char *msg, const vgn_warnings *w);
 
 /* The size of the regular file open as `fd`, for a decoder that reads it through the descriptor

@@ -30,6 +30,8 @@
 #include "vgn_lazy.h"
 
 #define VGN_ISOLATE_MAX_ICC (4u << 20)
+/* What an isolated decoder may allocate beyond twice its declared working bytes (vgn_iso_memory_cap). */
+#define VGN_ISOLATE_MEMORY_MARGIN ((uint64_t)512 << 20)
 
 /* The child's first message. */
 typedef struct {
@@ -58,6 +60,7 @@ typedef struct {
     unsigned timeout_ms;
     uint8_t *icc;
     int done;
+    size_t memory_cap; /* the child's memory cap once its header came (vgn_iso_memory_cap), 0 before */
     char library[32];
 } vgn_iso;
 
@@ -120,6 +123,17 @@ void vgn_child_quiet(void)
     malloc_trim(0);
 }
 
+/* The private memory an isolated decoder may add once its header is read: twice the working
+ * bytes it declared, 256 rows of output, and VGN_ISOLATE_MEMORY_MARGIN (saturating). */
+static size_t vgn_iso_memory_cap(size_t working, size_t stride)
+{
+    uint64_t cap = (uint64_t)VGN_ISOLATE_MEMORY_MARGIN;
+    uint64_t rows = stride > UINT64_MAX / 256 ? UINT64_MAX : (uint64_t)stride * 256;
+    cap += working > (UINT64_MAX - cap) / 2 ? UINT64_MAX - cap : (uint64_t)working * 2;
+    cap = rows > UINT64_MAX - cap ? UINT64_MAX : cap + rows;
+    return cap > (uint64_t)SIZE_MAX / 2 ? SIZE_MAX / 2 : (size_t)cap;
+}
+
 static void vgn_iso_child(int in, int out, vgn_isolated_opener opener, const uint8_t *data, size_t size,
                           uint32_t target)
 {
@@ -148,6 +162,10 @@ static void vgn_iso_child(int in, int out, vgn_isolated_opener opener, const uin
         (header.icc_size > 0 && vgn_fd_write_all(out, d->icc, (size_t)header.icc_size) != 0))
         _exit(0);
     stride = (size_t)d->width * 4;
+    /* From here on the decoder may hold what it declared, twice over, with a band of rows and a
+     * margin: a file that makes the library want more (a cairo path flattened into gigabytes, a
+     * codec's runaway allocation) fails in here instead of taking the machine's memory. */
+    vgn_cap_private_memory(vgn_iso_memory_cap(d->working, stride));
     for (;;) {
         int32_t want = 0;
         vgn_iso_answer answer;
@@ -193,7 +211,13 @@ static int vgn_iso_lost(vgn_iso *s, int rc, vgn_error *err)
         code = VGN_E_LIMIT;
         snprintf(msg, sizeof msg, "%s: no picture after %u ms; the decoder was stopped", s->library, s->timeout_ms);
     } else if (WIFSIGNALED(status) && WTERMSIG(status) != SIGKILL) {
-        snprintf(msg, sizeof msg, "%s crashed on this file (signal %d)", s->library, WTERMSIG(status));
+        if (s->memory_cap > 0)
+            snprintf(msg, sizeof msg, "%s crashed on this file (signal %d; its memory was capped at %zu MB)", s->library, WTERMSIG(status),
+                     s->memory_cap >> 20);
+        else
+            snprintf(msg, sizeof msg, "%s crashed on this file (signal %d)", s->library, WTERMSIG(status));
+    } else if (s->memory_cap > 0) {
+        snprintf(msg, sizeof msg, "%s stopped before giving the picture (its memory was capped at %zu MB)", s->library, s->memory_cap >> 20);
     } else {
         snprintf(msg, sizeof msg, "%s stopped before giving the picture", s->library);
     }
@@ -486,6 +510,7 @@ vgn_decoder *vgn_isolated_open(vgn_isolated_opener opener, const char *library, 
     s->base.width = header.width;
     s->base.height = header.height;
     s->base.working = header.working > (uint64_t)SIZE_MAX ? SIZE_MAX : (size_t)header.working;
+    s->memory_cap = vgn_iso_memory_cap(s->base.working, (size_t)header.width * 4);
     s->base.extent_width = header.extent_width; /* checked by vgn_decoder_extent */
     s->base.extent_height = header.extent_height;
     vgn_err_fill(err, VGN_OK, NULL, NULL);
