@@ -3,7 +3,8 @@ import Crypto
 import Foundation
 import Testing
 import VignetteCore
-import VignetteImaging
+
+@testable import VignetteImaging
 
 /// Paths and helpers for the image fixtures.
 enum Fixtures {
@@ -55,7 +56,9 @@ func solid(_ width: Int, _ height: Int, _ rgba: [UInt8]) -> Bitmap {
 }
 
 /// The size of the rows a shim decoder opened over `bytes` by `open` gives (a reduced level, layer
-/// or resolution), or nil when it does not open.
+/// or resolution), or nil when it does not open. A decoder over a library opened on first use goes
+/// through `isolatedRowSize`: loading a library here, while another test forks a child that loads
+/// its own, can leave that child waiting forever on the loader's lock.
 func decoderRowSize(
     _ bytes: [UInt8], _ open: (UnsafePointer<UInt8>?, Int, inout vgn_image_info, inout vgn_error) -> OpaquePointer?
 ) -> (Int, Int)? {
@@ -69,4 +72,11 @@ func decoderRowSize(
         vgn_decoder_size(decoder, &width, &height)
         return (Int(width), Int(height))
     }
+}
+
+/// `decoderRowSize` for a decoder that runs in `vignette-decode` (`library` names it there), as
+/// `ImageDecoder` runs it: the library is loaded in the helper program, never in this process.
+func isolatedRowSize(_ bytes: [UInt8], _ opener: vgn_isolated_opener, _ library: String, target: UInt32) -> (Int, Int)? {
+    #expect(ImageDecoder.StreamedFormat.helper != nil, "vignette-decode is built beside the tests")
+    return decoderRowSize(bytes) { vgn_isolated_open(opener, library, $0, $1, target, 30_000, &$2, &$3) }
 }

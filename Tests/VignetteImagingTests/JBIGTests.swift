@@ -19,9 +19,9 @@ struct JBIGTests {
         return Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/f.jbg")))
     }
 
-    /// The size of the rows the JBIG decoder reads for `target` (in this process).
+    /// The size of the rows the JBIG decoder reads for `target` (in `vignette-decode`, as in use).
     static func layerSize(_ bytes: [UInt8], target: UInt32) -> (Int, Int)? {
-        decoderRowSize(bytes) { vgn_jbig_open($0, $1, target, &$2, &$3) }
+        isolatedRowSize(bytes, vgn_jbig_open, "JBIG-KIT", target: target)
     }
 
     @Test(arguments: [[String](), ["-d", "3"]])

@@ -28,9 +28,9 @@ struct JPEG2000Tests {
         return Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)))
     }
 
-    /// The size of the rows OpenJPEG decodes for `target` (in this process).
+    /// The size of the rows OpenJPEG decodes for `target` (in `vignette-decode`, as in use).
     static func decodedSize(_ bytes: [UInt8], target: UInt32) -> (Int, Int)? {
-        decoderRowSize(bytes) { vgn_jp2_open($0, $1, target, &$2, &$3) }
+        isolatedRowSize(bytes, vgn_jp2_open, "OpenJPEG", target: target)
     }
 
     @Test func aSmallThumbnailIsDecodedFromAReducedResolutionAndMatchesTheFullDecode() throws {
