@@ -1,5 +1,6 @@
 /* vgn_common.c - error helpers, EXIF orientation parser, growing buffer, vgn_free. */
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -165,4 +166,12 @@ int vgn_fd_file_size(int fd, const char *format, vgn_image_info *info, uint64_t 
     }
     *size = (uint64_t)st.st_size;
     return VGN_OK;
+}
+
+uint8_t vgn_linear_to_srgb8(float v)
+{
+    if (!(v > 0.0f)) return 0; /* NaN too */
+    if (v >= 1.0f) return 255;
+    v = v <= 0.0031308f ? v * 12.92f : 1.055f * powf(v, 1.0f / 2.4f) - 0.055f;
+    return (uint8_t)(v * 255.0f + 0.5f);
 }

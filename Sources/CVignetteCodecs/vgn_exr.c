@@ -162,15 +162,6 @@ static int vgn_exr_band(vgn_exr *e, int32_t start, vgn_error *err)
     return VGN_OK;
 }
 
-/* Linear light to an 8-bit sRGB value. */
-static uint8_t vgn_exr_srgb(float v)
-{
-    if (!(v > 0.0f)) return 0; /* NaN too */
-    if (v >= 1.0f) return 255;
-    v = v <= 0.0031308f ? v * 12.92f : 1.055f * powf(v, 1.0f / 2.4f) - 0.055f;
-    return (uint8_t)(v * 255.0f + 0.5f);
-}
-
 static int vgn_exr_read_rows(vgn_decoder *d, uint8_t *dst, size_t stride, int max_rows, vgn_error *err)
 {
     vgn_exr *e = (vgn_exr *)d;
@@ -198,9 +189,9 @@ static int vgn_exr_read_rows(vgn_decoder *d, uint8_t *dst, size_t stride, int ma
         r = e->pixels + (size_t)(y - start) * e->base.width;
         g = r + plane, b = g + plane, a = b + plane;
         for (x = 0; x < e->base.width; x++, out += 4) {
-            out[0] = vgn_exr_srgb(r[x]);
-            out[1] = e->grey ? out[0] : vgn_exr_srgb(g[x]);
-            out[2] = e->grey ? out[0] : vgn_exr_srgb(b[x]);
+            out[0] = vgn_linear_to_srgb8(r[x]);
+            out[1] = e->grey ? out[0] : vgn_linear_to_srgb8(g[x]);
+            out[2] = e->grey ? out[0] : vgn_linear_to_srgb8(b[x]);
             out[3] = (uint8_t)(!(a[x] > 0.0f) ? 0 : a[x] >= 1.0f ? 255 : (int)(a[x] * 255.0f + 0.5f));
         }
         n++;

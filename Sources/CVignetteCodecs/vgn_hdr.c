@@ -3,11 +3,9 @@
  * The file is a text header, lines ending in '\n' from a "#?" line (#?RADIANCE, #?RGBE) to an empty one,
  * then the resolution line, then the scanlines. The header is read within its first 64 KiB (a longer one
  * is refused); of its lines FORMAT (32-bit_rle_rgbe, assumed when absent; 32-bit_rle_xyze is refused by
- * name) and EXPOSURE are read. EXPOSURE records a factor already applied to the values stored (the
- * original radiance is the value divided by the product of every EXPOSURE line): by Radiance's
- * convention the values as stored are the ones meant for display, and they are shown as they are, as
- * ximage, ra_ppm, ImageMagick and libvips show them. The product is still taken (finite and above 0,
- * else ignored) and given by vgn_hdr_exposure for whoever wants the radiance back.
+ * name) is read. EXPOSURE is not: it records a factor already applied to the values stored, so by
+ * Radiance's convention the values as stored are the ones meant for display, and they are shown as
+ * they are, as ximage, ra_ppm, ImageMagick and libvips show them.
  *
  * The resolution line names the slow axis first: "-Y H +X W" is H scanlines of W pixels, top-down, left
  * to right. The seven other orderings are given as info->orientation (EXIF numbering) for the caller to
@@ -47,7 +45,6 @@ typedef struct {
     uint8_t *table;       /* 256 exponents x 256 mantissas: the sRGB byte (after line) */
     uint8_t tabled[256];  /* exponents whose row of table is filled */
     uint32_t next;        /* the next scanline */
-    double exposure;      /* the product of the EXPOSURE lines (1 without one) */
     int code;             /* the error every later read returns, 0 while there is none */
     char message[VGN_MSG_LEN];
 } vgn_hdr;
@@ -66,20 +63,11 @@ static void vgn_hdr_close(vgn_decoder *d)
     free(h);
 }
 
-/* Linear light to an 8-bit sRGB value (vgn_exr.c's vgn_exr_srgb). */
-static uint8_t vgn_hdr_srgb(float v)
-{
-    if (!(v > 0.0f)) return 0; /* NaN too */
-    if (v >= 1.0f) return 255;
-    v = v <= 0.0031308f ? v * 12.92f : 1.055f * powf(v, 1.0f / 2.4f) - 0.055f;
-    return (uint8_t)(v * 255.0f + 0.5f);
-}
-
 static void vgn_hdr_fill_table(vgn_hdr *h, unsigned e)
 {
     uint8_t *row = h->table + (size_t)e * 256;
     unsigned m;
-    for (m = 0; m < 256; m++) row[m] = e == 0 ? 0 : vgn_hdr_srgb((float)ldexp((double)m, (int)e - 136));
+    for (m = 0; m < 256; m++) row[m] = e == 0 ? 0 : vgn_linear_to_srgb8((float)ldexp((double)m, (int)e - 136));
     h->tabled[e] = 1;
 }
 
@@ -245,7 +233,6 @@ static int vgn_hdr_axis(const uint8_t **s, const uint8_t *e, int *sign, int *axi
 vgn_decoder *vgn_hdr_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err)
 {
     const uint8_t *p, *end, *header_end, *nl, *s;
-    double exposure = 1.0;
     int sign1, axis1, sign2, axis2, orientation;
     uint32_t n1, n2;
     size_t pos, rest, least;
@@ -284,14 +271,6 @@ vgn_decoder *vgn_hdr_open(const uint8_t *data, size_t size, vgn_image_info *info
                 snprintf(msg, sizeof msg, "the pixel format \"%s\" is not supported (32-bit_rle_rgbe)", shown);
                 return vgn_hdr_fail_open(err, VGN_E_UNSUPPORTED, msg);
             }
-        } else if (vgn_hdr_keyword(p, e, "EXPOSURE", &value)) {
-            char text[64], *stop;
-            size_t n = (size_t)(e - value) < sizeof text - 1 ? (size_t)(e - value) : sizeof text - 1;
-            double v;
-            memcpy(text, value, n);
-            text[n] = '\0';
-            v = strtod(text, &stop);
-            if (stop != text && isfinite(v) && v > 0.0 && isfinite(exposure * v) && exposure * v > 0.0) exposure *= v;
         }
         p = nl + 1;
     }
@@ -332,15 +311,9 @@ vgn_decoder *vgn_hdr_open(const uint8_t *data, size_t size, vgn_image_info *info
     h->data = data;
     h->size = size;
     h->pos = pos;
-    h->exposure = exposure;
     info->components = 3;
     info->bit_depth = 8; /* 8-bit mantissas sharing an exponent */
     info->orientation = orientation;
     vgn_err_fill(err, VGN_OK, NULL, NULL);
     return &h->base;
-}
-
-double vgn_hdr_exposure(const vgn_decoder *d)
-{
-    return d != NULL && d->read_rows == vgn_hdr_read_rows ? ((const vgn_hdr *)d)->exposure : 1.0;
 }

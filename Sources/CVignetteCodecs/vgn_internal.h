@@ -39,6 +39,10 @@ VGN_HIDDEN void vgn_warn_add(vgn_warnings *w, const char *msg);
  * process. For the children that run a library over hostile input (vgn_child.c, vgn_isolate.c). */
 VGN_HIDDEN void vgn_cap_private_memory(size_t extra);
 
+/* Linear light to an 8-bit sRGB value: clamped to 0-1 (NaN and negatives 0), then the sRGB curve
+ * (OpenEXR and Radiance HDR are shown as a display would). */
+VGN_HIDDEN uint8_t vgn_linear_to_srgb8(float v);
+
 VGN_HIDDEN void vgn_err_fill(vgn_error *err, int code, const char *msg, const vgn_warnings *w);
 
 /* The size of the regular file open as `fd`, for a decoder that reads it through the descriptor

@@ -597,6 +597,26 @@ static void mf_pt_at(const uint8_t *p, int size, double *x, double *y)
 
 /* A run of n points as a figure: `mode` 0 polyline, 1 polygon, 2 polyline-to (from the current
  * position), 3 Bezier, 4 Bezier-to. Returns the device length (for dashes). */
+/* LineTo (EMF and WMF): a line from the current position to logical (x, y), drawn with the pen, or
+ * added to the path being built; (x, y) becomes the current position. 0, or -1 past the budget. */
+static int mf_line_to(vgn_mf_play *pl, double x, double y)
+{
+    if (mf_budget(pl, 2) != 0) return -1;
+    if (pl->in_path) {
+        mf_line(pl, x, y);
+    } else {
+        double x0, y0, x1, y1;
+        cairo_new_path(pl->cr);
+        mf_pt(pl, pl->dc.cx, pl->dc.cy, &x0, &y0);
+        mf_pt(pl, x, y, &x1, &y1);
+        cairo_move_to(pl->cr, x0, y0);
+        cairo_line_to(pl->cr, x1, y1);
+        mf_paint(pl, 0, 1, fabs(x1 - x0) + fabs(y1 - y0));
+    }
+    pl->dc.cx = x, pl->dc.cy = y;
+    return 0;
+}
+
 static double mf_figure(vgn_mf_play *pl, const uint8_t *p, uint32_t n, int size, int mode)
 {
     double x, y, px = 0, py = 0, dx, dy, length = 0;
@@ -1151,23 +1171,7 @@ static int mf_emf_record(vgn_mf_play *pl, uint32_t t, const uint8_t *r, uint32_t
     case 27: dc->cx = rds32(r + 8), dc->cy = rds32(r + 12);
         if (pl->in_path) mf_move(pl, dc->cx, dc->cy);
         return 0;
-    case 54: {
-        double x = rds32(r + 8), y = rds32(r + 12);
-        if (mf_budget(pl, 2) != 0) return -1;
-        if (pl->in_path) {
-            mf_line(pl, x, y);
-        } else {
-            double x0, y0, x1, y1;
-            cairo_new_path(pl->cr);
-            mf_pt(pl, dc->cx, dc->cy, &x0, &y0);
-            mf_pt(pl, x, y, &x1, &y1);
-            cairo_move_to(pl->cr, x0, y0);
-            cairo_line_to(pl->cr, x1, y1);
-            mf_paint(pl, 0, 1, fabs(x1 - x0) + fabs(y1 - y0));
-        }
-        dc->cx = x, dc->cy = y;
-        return 0;
-    }
+    case 54: return mf_line_to(pl, rds32(r + 8), rds32(r + 12));
     case 33: mf_save(pl); return 0;
     case 34: mf_restore(pl, rds32(r + 8)); return 0;
     case 35: {
@@ -1394,18 +1398,7 @@ static int mf_wmf_record(vgn_mf_play *pl, uint16_t f, const uint8_t *p, size_t n
         return 0;
     }
     case 0x0214: dc->cy = rds16(p), dc->cx = rds16(p + 2); return 0;
-    case 0x0213: {
-        double x = rds16(p + 2), y = rds16(p), x0, y0, x1, y1;
-        if (mf_budget(pl, 2) != 0) return -1;
-        cairo_new_path(pl->cr);
-        mf_pt(pl, dc->cx, dc->cy, &x0, &y0);
-        mf_pt(pl, x, y, &x1, &y1);
-        cairo_move_to(pl->cr, x0, y0);
-        cairo_line_to(pl->cr, x1, y1);
-        mf_paint(pl, 0, 1, fabs(x1 - x0) + fabs(y1 - y0));
-        dc->cx = x, dc->cy = y;
-        return 0;
-    }
+    case 0x0213: return mf_line_to(pl, rds16(p + 2), rds16(p));
     case 0x0325: case 0x0324: {
         uint32_t count = rd16(p);
         double length;

@@ -31,6 +31,9 @@ extension ImageDecoder {
         case emf = "EMF"
         case radiance = "Radiance HDR"
 
+        /// The formats decoded in a child process (`vgn_isolated_open`), where `vignette-decode` is the program.
+        static let isolated: Set<Self> = [.heif, .jpegXL, .jpeg2000, .openEXR, .jbig, .wmf, .emf]
+
         /// How long an isolated decoder may take, from open to its last row, before it is killed.
         static let isolatedTimeout: UInt32 = 30_000
 
@@ -80,9 +83,7 @@ extension ImageDecoder {
         func open(_ data: UnsafePointer<UInt8>, _ count: Int, target: UInt32, _ info: inout vgn_image_info, _ err: inout vgn_error)
             -> OpaquePointer?
         {
-            if self == .heif || self == .jpegXL || self == .jpeg2000 || self == .openEXR || self == .jbig || self == .wmf || self == .emf {
-                _ = Self.helper
-            }
+            if Self.isolated.contains(self) { _ = Self.helper }
             return switch self {
             case .gif: vgn_gif_open(data, count, &info, &err)
             case .tiff: vgn_tiff_open(data, count, target, &info, &err)

@@ -106,12 +106,9 @@ vgn_decoder *vgn_exr_open(const uint8_t *data, size_t size, uint32_t target, vgn
 
 /* Radiance HDR (RGBE; .hdr, .pic): the header's text lines, then scanlines flat or run-length coded
  * (new-style, per component; old-style repeat pixels read too); -Y H +X W and the other seven
- * orientations; 32-bit_rle_rgbe (XYZE refused by name); shown as linear light clamped to 0-1 (after
- * the header's EXPOSURE) through the sRGB curve, as OpenEXR is. */
+ * orientations; 32-bit_rle_rgbe (XYZE refused by name); shown as linear light clamped to 0-1 through
+ * the sRGB curve, as OpenEXR is (values as stored: EXPOSURE records what was already applied). */
 vgn_decoder *vgn_hdr_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
-/* The product of a Radiance header's EXPOSURE lines (1 without any, or for another decoder): the
- * factor already applied to the values shown (their radiance is the value divided by it). */
-double vgn_hdr_exposure(const vgn_decoder *d);
 
 /* JBIG1 (JBIG-KIT's libjbig, opened on first use; run it through vgn_isolated_open: libjbig aborts
  * when an allocation fails): one bit plane, 1 black; of a progressive file, the smallest resolution

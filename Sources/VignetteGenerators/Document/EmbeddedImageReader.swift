@@ -34,25 +34,29 @@ struct EmbeddedImageReader {
     /// A thumbnail of the image stored in `entry`; declines when it is not a JPEG or PNG (or a
     /// metafile, when `drawsMetafiles`).
     func thumbnail(of entry: ZipDirectory.Entry, in sample: FileSample, request: ThumbnailRequest) throws -> GeneratedThumbnail {
-        let bytes = try contents(of: entry, in: sample)
+        try thumbnail(of: try contents(of: entry, in: sample), named: entry.name, request: request)
+    }
+
+    /// The same for `bytes` already read from the entry called `name`.
+    func thumbnail(of bytes: [UInt8], named name: String, request: ThumbnailRequest) throws -> GeneratedThumbnail {
         let type = thumbnailer.resolver.resolve(bytes: bytes, filename: nil).type
         let catalog = thumbnailer.resolver.catalog
         let metafile =
             drawsMetafiles && (catalog.conforms(type, to: "com.microsoft.emf") || catalog.conforms(type, to: "com.microsoft.wmf"))
         guard catalog.conforms(type, to: "public.jpeg") || catalog.conforms(type, to: "public.png") || metafile else {
             let wanted = drawsMetafiles ? "a JPEG, PNG or Windows metafile" : "a JPEG or PNG image"
-            throw VignetteError(.declined, "\(entry.name) is \(type.localizedDescription), not \(wanted)")
+            throw VignetteError(.declined, "\(name) is \(type.localizedDescription), not \(wanted)")
         }
         do {
             let image = try thumbnailer.thumbnail(bytes: bytes, type: type, request: request)
             if declinesBlank, Self.isBlank(image.bitmap) {
-                throw VignetteError(.declined, "\(entry.name) is blank (one colour all over)")
+                throw VignetteError(.declined, "\(name) is blank (one colour all over)")
             }
             return GeneratedThumbnail(bitmap: image.bitmap, warnings: image.warnings)
         } catch let error as VignetteError where error.code == .refused {
             // Only the stored picture is over the limits: a generator that renders the document
             // itself may still draw it, so this is no refusal of the file.
-            throw VignetteError(.limitExceeded, "\(entry.name): \(error.reason)")
+            throw VignetteError(.limitExceeded, "\(name): \(error.reason)")
         }
     }
 

@@ -35,7 +35,7 @@ public struct LayeredImageGenerator: BuiltInGenerator, ThumbnailGenerating {
             let bytes = try? reader.contents(of: preview, in: sample, limit: 1 << 20), let side = Self.pngLongestSide(bytes),
             side >= request.targetPixels || merged == nil
         {
-            return try reader.thumbnail(of: preview, in: sample, request: request)
+            return try reader.thumbnail(of: bytes, named: preview.name, request: request)
         }
         guard let merged else {
             throw VignetteError(.declined, "no \(Self.mergedName) or preview in the layered image (its layers are not drawn)")
