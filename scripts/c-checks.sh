@@ -11,6 +11,10 @@ packages="libjpeg libpng freetype2 zlib liblzma libwebpdemux libtiff-4 libheif l
 # shellcheck disable=SC2046
 cflags="-g -O1 -ISources/CVignetteCodecs/include -ISources/CVignetteCodecs $(pkg-config --cflags $packages)"
 libs="$(pkg-config --libs $packages) -lgif -lraw_r -lbz2 -lzstd -ldeflate -lm -ldl -lpthread"
+# The helper program the readers start as (vignette-decode), built as the checks are.
+# shellcheck disable=SC2086
+clang $cflags Sources/CVignetteCodecs/*.c Sources/vignette-decode/main.c $libs -o "$out/vignette-decode"
+export VGN_CHECK_HELPER="$PWD/$out/vignette-decode"
 status=0
 for src in Tests/c/*.c; do
     bin=$out/$(basename "$src" .c)

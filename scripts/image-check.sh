@@ -41,13 +41,13 @@ if ! "$bin" preview Samples/report.pdf | grep -q '^Title: Quarterly thumbnail re
   echo "image-check: the PDF sample did not preview (is libpoppler-glib8 installed?)" >&2
   exit 1
 fi
-echo "image-check: PDFs preview through poppler (dlopen'd)"
+echo "image-check: PDFs preview through poppler (dlopen'd in vignette-decode)"
 # FFmpeg's libraries likewise: the WAV sample's preview proves they are there.
 if ! "$bin" preview Samples/chime.wav | grep -q '^Title: Chime$'; then
   echo "image-check: the audio sample did not preview (are libavformat59 and libavcodec59 installed?)" >&2
   exit 1
 fi
-echo "image-check: audio and video preview through FFmpeg's libraries (dlopen'd)"
+echo "image-check: audio and video preview through FFmpeg's libraries (dlopen'd in vignette-decode)"
 # libheif, libjxl and OpenJPEG decode in the installed helper program (libexec/vignette/vignette-decode).
 "$helper" 2>"$work/helper.err" && { echo "image-check: vignette-decode ran without its pipes" >&2; exit 1; }
 grep -q 'run by vignette' "$work/helper.err" || { echo "image-check: $helper did not start" >&2; exit 1; }

@@ -1,12 +1,15 @@
-/* vgn_child.c - a reader run in a forked child that answers through a pipe (see vgn_internal.h):
- * the plumbing the PDF and media readers share. */
+/* vgn_child.c - a reader run in a child process that answers through a pipe (see vgn_internal.h):
+ * the plumbing the PDF, media and camera RAW readers share. */
 #define _GNU_SOURCE 1 /* pipe2 */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -28,8 +31,31 @@ void vgn_cap_private_memory(size_t extra)
     (void)setrlimit(RLIMIT_DATA, &r);
 }
 
-int vgn_child_start(vgn_child *c, vgn_child_body body, const uint8_t *data, size_t size, const void *request, unsigned timeout_ms,
-                    size_t max_memory, const char *what, vgn_error *err)
+/* Starts reader in vignette-decode with the request's bytes on a pipe: its pid, or -1. */
+static pid_t vgn_child_spawn(const vgn_child_reader *reader, const uint8_t *data, size_t size, const void *request,
+                             const char *path, size_t max_memory, int out)
+{
+    char size_arg[24], memory_arg[24];
+    char *args[6] = {(char *)"reader", (char *)reader->name, size_arg, memory_arg, (char *)path, NULL};
+    int in[2];
+    pid_t pid;
+    /* A request is a few dozen bytes, far under the pipe's buffer: written whole before the start. */
+    if (reader->request_size > 4096 || pipe2(in, O_CLOEXEC) != 0) return -1;
+    if (vgn_fd_write_all(in[1], request, reader->request_size) != 0) {
+        close(in[0]);
+        close(in[1]);
+        return -1;
+    }
+    close(in[1]);
+    snprintf(size_arg, sizeof size_arg, "%zu", size);
+    snprintf(memory_arg, sizeof memory_arg, "%zu", max_memory);
+    pid = vgn_helper_spawn(args, data, size, in[0], out);
+    close(in[0]);
+    return pid;
+}
+
+int vgn_child_start(vgn_child *c, const vgn_child_reader *reader, const uint8_t *data, size_t size, const void *request,
+                    const char *path, unsigned timeout_ms, size_t max_memory, const char *what, vgn_error *err)
 {
     int fds[2];
     char msg[VGN_MSG_LEN];
@@ -38,8 +64,16 @@ int vgn_child_start(vgn_child *c, vgn_child_body body, const uint8_t *data, size
         vgn_err_fill(err, VGN_E_IO, msg, NULL);
         return VGN_E_IO;
     }
-    vgn_library_settle();
-    c->pid = fork();
+    /* A fresh program, not a fork, when there is one: a fork of a threaded process may only call
+       what is safe in a signal handler, and a reader loads libraries and throws C++ exceptions.
+       glibc resets the loader's main lock in a forked child but not the one dl_iterate_phdr holds
+       (as every C++ throw and every backtrace does), so a fork taken while another thread was
+       unwinding left the child's dlopen waiting forever (Tests/c/reader_fork_safety.c). */
+    c->pid = vgn_child_spawn(reader, data, size, request, path, max_memory, fds[1]);
+    if (c->pid < 0) {
+        vgn_library_settle();
+        c->pid = fork();
+    }
     if (c->pid < 0) {
         close(fds[0]);
         close(fds[1]);
@@ -51,13 +85,46 @@ int vgn_child_start(vgn_child *c, vgn_child_body body, const uint8_t *data, size
         close(fds[0]);
         vgn_child_quiet();
         if (max_memory > 0) vgn_cap_private_memory(max_memory);
-        body(fds[1], data, size, request);
+        reader->body(fds[1], data, size, request);
         _exit(0);
     }
     close(fds[1]);
     c->fd = fds[0];
     c->deadline = vgn_monotonic_ms() + timeout_ms;
     return VGN_OK;
+}
+
+int vgn_child_helper_main(int argc, char **argv)
+{
+    static const vgn_child_reader *const readers[] = {&vgn_pdf_reader, &vgn_media_reader, &vgn_raw_reader};
+    const vgn_child_reader *reader = NULL;
+    unsigned long long size, max_memory;
+    const uint8_t *data = NULL;
+    uint8_t request[4096];
+    const char *path = argc == 6 ? argv[5] : NULL;
+    struct stat st;
+    char *end = NULL;
+    size_t i;
+    if (argc != 5 && argc != 6) return 2;
+    for (i = 0; i < sizeof readers / sizeof readers[0]; i++)
+        if (strcmp(argv[2], readers[i]->name) == 0) reader = readers[i];
+    size = strtoull(argv[3], &end, 10);
+    if (reader == NULL || end == argv[3] || *end != '\0') return 2;
+    max_memory = strtoull(argv[4], &end, 10);
+    if (end == argv[4] || *end != '\0') return 2;
+    if (fstat(3, &st) != 0 || (unsigned long long)st.st_size != size || fcntl(5, F_GETFD) < 0) return 2;
+    if (size > 0) {
+        data = (const uint8_t *)mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, 3, 0);
+        if (data == MAP_FAILED) return 2;
+    }
+    close(3);
+    if (reader->request_size > sizeof request || vgn_fd_read_all(4, request, reader->request_size, -1) != 0) return 2;
+    close(4);
+    if (reader->path_offset != VGN_CHILD_NO_PATH) memcpy(request + reader->path_offset, &path, sizeof path);
+    vgn_child_quiet();
+    if (max_memory > 0) vgn_cap_private_memory((size_t)max_memory);
+    reader->body(5, data, (size_t)size, reader->request_size > 0 ? request : NULL);
+    return 0;
 }
 
 int vgn_child_read(vgn_child *c, void *p, size_t n)

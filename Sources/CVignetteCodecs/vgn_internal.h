@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "vgn_codecs.h"
 
@@ -96,7 +97,8 @@ VGN_HIDDEN int vgn_fd_write_all(int fd, const void *p, size_t n);
  * the stream or on error, -2 on timeout. */
 VGN_HIDDEN int vgn_fd_read_all(int fd, void *p, size_t n, int64_t deadline);
 
-/* A reader in a forked child that answers through a pipe (vgn_child.c; the PDF and media readers). */
+/* A reader in a child process that answers through a pipe (vgn_child.c; the PDF, media and
+ * camera RAW readers). */
 typedef struct {
     int pid;          /* the child */
     int fd;           /* the read end of its answer pipe */
@@ -106,11 +108,38 @@ typedef struct {
 /* What a child runs: it writes its answer to fd. */
 typedef void (*vgn_child_body)(int fd, const uint8_t *data, size_t size, const void *request);
 
-/* Forks a child that runs body(fd, data, size, request) quietly (vgn_child_quiet), its private
- * memory capped at what it inherits plus `max_memory` (0: no cap), then exits; the parent keeps the
- * read end and the deadline (timeout_ms from now). 0, or VGN_E_IO with err naming `what`. */
-VGN_HIDDEN int vgn_child_start(vgn_child *c, vgn_child_body body, const uint8_t *data, size_t size, const void *request,
-                               unsigned timeout_ms, size_t max_memory, const char *what, vgn_error *err);
+/* A reader a child can run: the name vignette-decode knows it by, its body, the size of its
+ * request (plain bytes, copied to the helper; 0: none), and where in the request the path of a
+ * file to read goes (VGN_CHILD_NO_PATH: nowhere), as a pointer means nothing in another program. */
+typedef struct {
+    const char *name;
+    vgn_child_body body;
+    size_t request_size;
+    size_t path_offset;
+} vgn_child_reader;
+#define VGN_CHILD_NO_PATH ((size_t)-1)
+
+VGN_HIDDEN extern const vgn_child_reader vgn_pdf_reader, vgn_media_reader, vgn_raw_reader;
+
+/* Starts a child that runs reader->body(fd, data, size, request) quietly (vgn_child_quiet), its
+ * private memory capped at what it starts with plus `max_memory` (0: no cap), then exits; the
+ * parent keeps the read end and the deadline (timeout_ms from now). The child is vignette-decode
+ * when vgn_isolate_set_helper has named it, else a fork. 0, or VGN_E_IO with err naming `what`. */
+VGN_HIDDEN int vgn_child_start(vgn_child *c, const vgn_child_reader *reader, const uint8_t *data, size_t size,
+                               const void *request, const char *path, unsigned timeout_ms, size_t max_memory,
+                               const char *what, vgn_error *err);
+
+/* vignette-decode's main for `reader NAME SIZE MAX-MEMORY [PATH]`: the input in a memfd on fd 3,
+ * the request's bytes on fd 4, the answer to fd 5. */
+VGN_HIDDEN int vgn_child_helper_main(int argc, char **argv);
+
+/* Whether vgn_isolate_set_helper has named the helper program. */
+VGN_HIDDEN int vgn_helper_named(void);
+
+/* Starts the helper with args after its name (NULL-terminated, 6 at most), `data` in a memfd on
+ * fd 3, `in` on fd 4 and `out` on fd 5: its pid, or -1 (no helper named, or it could not start;
+ * the caller forks instead). */
+VGN_HIDDEN pid_t vgn_helper_spawn(char *const args[], const uint8_t *data, size_t size, int in, int out);
 
 /* Reads exactly n bytes of the answer before the deadline: 0, -1 at its end or on error, -2 on timeout. */
 VGN_HIDDEN int vgn_child_read(vgn_child *c, void *p, size_t n);

@@ -303,21 +303,30 @@ int vgn_isolate_uses_helper(vgn_isolated_opener opener)
     return __atomic_load_n(&vgn_helper_path, __ATOMIC_ACQUIRE) != NULL && vgn_iso_opener_name(opener) != NULL;
 }
 
-/* Starts the helper with `data` in a memfd on fd 3, requests on fd 4 and answers on fd 5: its
- * pid, or -1 (then the caller forks instead). */
-static pid_t vgn_iso_spawn(const char *helper, const char *name, const uint8_t *data, size_t size, uint32_t target,
-                           int in, int out)
+int vgn_helper_named(void)
+{
+    return __atomic_load_n(&vgn_helper_path, __ATOMIC_ACQUIRE) != NULL;
+}
+
+pid_t vgn_helper_spawn(char *const args[], const uint8_t *data, size_t size, int in, int out)
 {
     static const int reset[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT, SIGCHLD};
+    const char *helper = __atomic_load_n(&vgn_helper_path, __ATOMIC_ACQUIRE);
     posix_spawn_file_actions_t actions;
     posix_spawnattr_t attr;
     sigset_t none, defaults;
-    char target_arg[16], size_arg[24];
-    char *argv[5];
+    char *argv[8];
     int memfd, fds[3] = {-1, -1, -1}, i, rc;
     size_t off = 0;
     pid_t pid = -1;
     extern char **environ;
+    if (helper == NULL) return -1;
+    argv[0] = (char *)"vignette-decode";
+    for (i = 0; args[i] != NULL; i++) {
+        if (i + 1 >= (int)(sizeof argv / sizeof argv[0])) return -1;
+        argv[i + 1] = args[i];
+    }
+    argv[i + 1] = NULL;
     memfd = memfd_create("vignette-input", MFD_CLOEXEC);
     if (memfd < 0) return -1;
     while (off < size) {
@@ -335,13 +344,6 @@ static pid_t vgn_iso_spawn(const char *helper, const char *name, const uint8_t *
     fds[2] = fcntl(out, F_DUPFD_CLOEXEC, 10);
     close(memfd);
     if (fds[0] < 0 || fds[1] < 0 || fds[2] < 0) goto done;
-    snprintf(target_arg, sizeof target_arg, "%u", target);
-    snprintf(size_arg, sizeof size_arg, "%zu", size);
-    argv[0] = (char *)"vignette-decode";
-    argv[1] = (char *)name;
-    argv[2] = target_arg;
-    argv[3] = size_arg;
-    argv[4] = NULL;
     sigemptyset(&none);
     sigemptyset(&defaults);
     for (i = 0; i < (int)(sizeof reset / sizeof reset[0]); i++) sigaddset(&defaults, reset[i]);
@@ -375,6 +377,7 @@ int vgn_isolate_helper_main(int argc, char **argv)
     unsigned long long size;
     const uint8_t *data;
     memset(&err, 0, sizeof err);
+    if (argc >= 2 && strcmp(argv[1], "reader") == 0) return vgn_child_helper_main(argc, argv);
     if (argc != 4) {
         fprintf(stderr, "vignette-decode is run by vignette for the decoders it isolates; it takes no arguments of yours\n");
         return 2;
@@ -449,9 +452,11 @@ vgn_decoder *vgn_isolated_open(vgn_isolated_opener opener, const char *library, 
         return NULL;
     }
     {
-        const char *helper = __atomic_load_n(&vgn_helper_path, __ATOMIC_ACQUIRE);
-        const char *name = vgn_iso_opener_name(opener);
-        s->pid = helper != NULL && name != NULL ? vgn_iso_spawn(helper, name, data, size, target, down[0], up[1]) : -1;
+        char target_arg[16], size_arg[24];
+        char *args[4] = {(char *)vgn_iso_opener_name(opener), target_arg, size_arg, NULL};
+        snprintf(target_arg, sizeof target_arg, "%u", target);
+        snprintf(size_arg, sizeof size_arg, "%zu", size);
+        s->pid = args[0] != NULL ? vgn_helper_spawn(args, data, size, down[0], up[1]) : -1;
     }
     if (s->pid < 0) {
         vgn_library_settle();

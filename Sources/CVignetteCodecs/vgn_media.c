@@ -1,5 +1,5 @@
 /* vgn_media.c - an audio or video file's facts and thumbnail, through FFmpeg's libraries in a
- * forked child (see vgn_media.h).
+ * child process (see vgn_media.h).
  *
  * libavformat and libavcodec parse and decode hostile input with a great deal of code, so they run
  * only in a child: a crash, a hang past the deadline, runaway memory (RLIMIT_DATA) or what they
@@ -571,6 +571,9 @@ static void vgn_media_terminate(vgn_media_facts *f)
     }
 }
 
+const vgn_child_reader vgn_media_reader = {"FFmpeg", vgn_media_child, sizeof(vgn_media_request),
+                                            offsetof(vgn_media_request, path)};
+
 int vgn_media_read_isolated(const uint8_t *data, size_t size, const vgn_media_request *request, vgn_media_facts *out,
                             vgn_error *err)
 {
@@ -593,7 +596,7 @@ int vgn_media_read_isolated(const uint8_t *data, size_t size, const vgn_media_re
         return VGN_E_NOMEM;
     }
     memset(reply, 0, sizeof *reply);
-    if ((code = vgn_child_start(&child, vgn_media_child, data, size, request, request->timeout_ms, request->max_memory,
+    if ((code = vgn_child_start(&child, &vgn_media_reader, data, size, request, request->path, request->timeout_ms, request->max_memory,
                                 "the media reader", err)) != VGN_OK) {
         free(reply);
         return code;

@@ -1,5 +1,5 @@
 /* vgn_pdf.c - a PDF's facts, the text of its first pages and a rendering of page 1, through
- * poppler (glib for the facts and the rendering, cpp for pdftotext's text) in a forked child (see
+ * poppler (glib for the facts and the rendering, cpp for pdftotext's text) in a child process (see
  * vgn_pdf.h).
  *
  * poppler is a large parser of hostile input, so it runs only in a child: a crash, a hang past the
@@ -371,6 +371,8 @@ static void vgn_pdf_child(int fd, const uint8_t *data, size_t size, const void *
     _exit(0);
 }
 
+const vgn_child_reader vgn_pdf_reader = {"poppler", vgn_pdf_child, sizeof(vgn_pdf_request), VGN_CHILD_NO_PATH};
+
 int vgn_pdf_read_isolated(const uint8_t *data, size_t size, const vgn_pdf_request *request, vgn_pdf_facts *out,
                           vgn_error *err)
 {
@@ -387,8 +389,8 @@ int vgn_pdf_read_isolated(const uint8_t *data, size_t size, const vgn_pdf_reques
         vgn_err_fill(err, VGN_E_LIMIT, "the page rendering asked for is too large", NULL);
         return VGN_E_LIMIT;
     }
-    if ((code = vgn_child_start(&child, vgn_pdf_child, data, size, request, request->timeout_ms, request->max_memory, "the PDF reader",
-                                err)) != VGN_OK)
+    if ((code = vgn_child_start(&child, &vgn_pdf_reader, data, size, request, NULL, request->timeout_ms, request->max_memory,
+                                "the PDF reader", err)) != VGN_OK)
         return code;
     memset(&reply, 0, sizeof reply);
     rc = vgn_child_read(&child, &reply, sizeof reply);

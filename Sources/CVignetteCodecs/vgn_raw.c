@@ -294,7 +294,7 @@ void vgn_raw_close(vgn_raw *r)
     free(r);
 }
 
-/* ---- isolation: LibRaw in a forked child --------------------------------------------------- */
+/* ---- isolation: LibRaw in a child process ----------------------------------------------------- */
 
 /* What the child sends back before the preview's bytes. */
 typedef struct {
@@ -304,8 +304,12 @@ typedef struct {
     char message[VGN_MSG_LEN];
 } vgn_raw_reply;
 
+/* The private memory LibRaw's child may add: the largest preview it may send, in two copies (its
+   own and the bitmap's), and a margin for LibRaw's tables. */
+#define VGN_RAW_MAX_MEMORY ((size_t)VGN_RAW_MAX_PREVIEW_PIXELS * 3 * 2 + ((size_t)256 << 20))
+
 /* The child: LibRaw on the data, the preview's bytes down the pipe, _exit. */
-static void vgn_raw_child(int fd, const uint8_t *data, size_t size)
+static void vgn_raw_child(int fd, const uint8_t *data, size_t size, const void *request)
 {
     vgn_raw_reply reply;
     vgn_image_info info;
@@ -313,11 +317,12 @@ static void vgn_raw_child(int fd, const uint8_t *data, size_t size)
     const uint8_t *jpeg = NULL, *bytes = NULL;
     size_t jpeg_size = 0;
     vgn_decoder *bitmap = NULL;
-    vgn_raw *r;
-    vgn_child_quiet();
+    vgn_raw *r = NULL;
+    (void)request;
     memset(&reply, 0, sizeof reply);
-    r = vgn_raw_open(data, size, &info, &err);
-    if (r == NULL || vgn_raw_preview(r, &jpeg, &jpeg_size, &bitmap, &info, &err) != VGN_OK) {
+    memset(&err, 0, sizeof err);
+    if (vgn_library_load(VGN_LIB_RAW, &err) != VGN_OK || (r = vgn_raw_open(data, size, &info, &err)) == NULL ||
+        vgn_raw_preview(r, &jpeg, &jpeg_size, &bitmap, &info, &err) != VGN_OK) {
         reply.code = err.code != 0 ? err.code : VGN_E_INVALID;
         memcpy(reply.message, err.message, sizeof reply.message);
         (void)vgn_fd_write_all(fd, &reply, sizeof reply);
@@ -341,54 +346,38 @@ static void vgn_raw_child(int fd, const uint8_t *data, size_t size)
     _exit(0);
 }
 
+const vgn_child_reader vgn_raw_reader = {"LibRaw", vgn_raw_child, 0, VGN_CHILD_NO_PATH};
+
 int vgn_raw_extract_isolated(const uint8_t *data, size_t size, unsigned timeout_ms, vgn_raw_extract *out, vgn_error *err)
 {
-    int fds[2], status = 0, rc, code;
-    pid_t pid;
+    int status, rc, code;
+    vgn_child child;
     vgn_raw_reply reply;
-    int64_t deadline;
     char msg[VGN_MSG_LEN];
     if (out == NULL || data == NULL || size == 0) {
         vgn_err_fill(err, VGN_E_STATE, "no data", NULL);
         return VGN_E_STATE;
     }
     memset(out, 0, sizeof *out);
-    /* Loaded here, not in the child: a child of a threaded process should not dlopen. */
-    if (vgn_library_load(VGN_LIB_RAW, err) != VGN_OK) return VGN_E_UNSUPPORTED;
-    if (pipe2(fds, O_CLOEXEC) != 0) {
-        vgn_err_fill(err, VGN_E_IO, "cannot make a pipe for the raw decoder", NULL);
-        return VGN_E_IO;
-    }
+    /* Loaded here when the child will be a fork, which should not dlopen (vgn_child_start). */
+    if (!vgn_helper_named() && vgn_library_load(VGN_LIB_RAW, err) != VGN_OK) return VGN_E_UNSUPPORTED;
     /* LibRaw has crashed on hostile files (a SEGV in parse_tiff_ifd in 0.20.2, found by fuzzing):
        it runs in a child, so a crash or a hang costs that child, not the service. */
-    vgn_library_settle();
-    pid = fork();
-    if (pid < 0) {
-        close(fds[0]);
-        close(fds[1]);
-        vgn_err_fill(err, VGN_E_IO, "cannot start the raw decoder", NULL);
-        return VGN_E_IO;
-    }
-    if (pid == 0) {
-        close(fds[0]);
-        vgn_raw_child(fds[1], data, size);
-        _exit(0);
-    }
-    close(fds[1]);
-    deadline = vgn_monotonic_ms() + timeout_ms;
-    rc = vgn_fd_read_all(fds[0], &reply, sizeof reply, deadline);
+    if ((code = vgn_child_start(&child, &vgn_raw_reader, data, size, NULL, NULL, timeout_ms, VGN_RAW_MAX_MEMORY,
+                                "the raw decoder", err)) != VGN_OK)
+        return code;
+    memset(&reply, 0, sizeof reply);
+    rc = vgn_child_read(&child, &reply, sizeof reply);
     if (rc == 0 && reply.code == VGN_OK) {
         if (reply.size == 0 || reply.size > (uint64_t)VGN_RAW_MAX_PREVIEW_PIXELS * 3 ||
             (out->bytes = (uint8_t *)malloc((size_t)reply.size)) == NULL)
             rc = -3;
         else
-            rc = vgn_fd_read_all(fds[0], out->bytes, (size_t)reply.size, deadline);
+            rc = vgn_child_read(&child, out->bytes, (size_t)reply.size);
     }
-    if (rc == -2) kill(pid, SIGKILL);
-    close(fds[0]);
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    status = vgn_child_end(&child, rc);
     if (rc == 0 && reply.code != VGN_OK) {
+        reply.message[sizeof reply.message - 1] = 0;
         vgn_err_fill(err, reply.code, reply.message, NULL);
         return reply.code;
     }

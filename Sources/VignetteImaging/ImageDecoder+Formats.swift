@@ -37,9 +37,9 @@ extension ImageDecoder {
         /// How long an isolated decoder may take, from open to its last row, before it is killed.
         static let isolatedTimeout: UInt32 = 30_000
 
-        /// Where `vignette-decode` is, told to the shim once: the program the isolated decoders
-        /// start as, beside the executable (a build tree) or in `../libexec/vignette/` (an install);
-        /// without it they run in a fork of this process.
+        /// Where `vignette-decode` is, told to the shim once: the program the isolated decoders and
+        /// the PDF, media and camera RAW readers start as, beside the executable (a build tree) or
+        /// in `../libexec/vignette/` (an install); without it they run in a fork of this process.
         static let helper: String? = {
             let exe = BuiltInResources.executableDirectory
             let path = [exe + "/vignette-decode", exe + "/../libexec/vignette/vignette-decode"].first {
@@ -245,7 +245,7 @@ extension ImageDecoder {
 
     /// A thumbnail of a camera RAW file from its embedded preview; the raw data is never developed.
     ///
-    /// LibRaw looks for the preview in a forked child (it has crashed on hostile files), which
+    /// LibRaw looks for the preview in a child process (it has crashed on hostile files), which
     /// sends back only the preview's bytes; the JPEG ones take the JPEG path above.
     public static func cameraRaw(_ data: UnsafeRawBufferPointer, request: ThumbnailRequest, limits: ImageLimits = .standard) throws
         -> DecodedImage
@@ -253,6 +253,7 @@ extension ImageDecoder {
         guard let base = data.baseAddress?.assumingMemoryBound(to: UInt8.self), data.count > 0 else {
             throw VignetteError(.corrupt, "corrupt camera RAW: the file is empty")
         }
+        _ = StreamedFormat.helper
         var err = vgn_error()
         var preview = vgn_raw_extract()
         guard vgn_raw_extract_isolated(base, data.count, rawTimeoutMilliseconds, &preview, &err) == 0, let bytes = preview.bytes else {

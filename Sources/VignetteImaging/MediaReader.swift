@@ -137,6 +137,7 @@ public enum MediaReader {
     }
 
     private static func read(path: UnsafePointer<CChar>?, bytes: [UInt8], thumbnailSide: Int, limits: Limits) throws -> MediaContents {
+        _ = ImageDecoder.StreamedFormat.helper
         var request = vgn_media_request()
         request.path = path
         request.thumbnail_side = UInt32(clamping: min(max(thumbnailSide, 0), Int(VGN_MEDIA_MAX_THUMBNAIL_SIDE)))

@@ -63,6 +63,7 @@ public enum PDFReader {
     /// - Throws: `.unsupported` for an encrypted PDF or when poppler is missing, `.corrupt` for
     ///   what poppler cannot read, `.refused` past the time or memory limit.
     public static func read(_ bytes: [UInt8], renderSide: Int = 0, limits: Limits = Limits()) throws -> PDFContents {
+        _ = ImageDecoder.StreamedFormat.helper
         var request = vgn_pdf_request()
         request.max_pages = UInt32(clamping: limits.textPages)
         request.max_text = limits.textBytes

@@ -1,7 +1,7 @@
 /*
  * vgn_media.h - an audio or video file's facts (container, duration, streams, tags) and its
  * thumbnail (a frame about 10 % in that is not black, or the embedded cover picture), read by
- * FFmpeg's libraries (loaded with dlopen) in a forked child. The conventions of vgn_codecs.h apply.
+ * FFmpeg's libraries (loaded with dlopen) in a child process. The conventions of vgn_codecs.h apply.
  */
 #ifndef VGN_MEDIA_H
 #define VGN_MEDIA_H
@@ -45,7 +45,7 @@ typedef struct {
     size_t max_picture;      /* largest cover picture returned, in bytes */
     unsigned timeout_ms;     /* the child is killed past this */
     unsigned search_ms;      /* time spent looking for a frame that is not black */
-    size_t max_memory;       /* private memory the child may add to what it inherits */
+    size_t max_memory;       /* private memory the child may add to what it starts with */
 } vgn_media_request;
 
 /* One stream. Strings are UTF-8, empty when unknown; numbers 0 when unknown. */
@@ -95,7 +95,7 @@ typedef struct {
     size_t picture_size;
 } vgn_media_facts;
 
-/* Reads `request->path`, else `data` (size bytes), in a forked child; on VGN_OK *out holds the
+/* Reads `request->path`, else `data` (size bytes), in a child process; on VGN_OK *out holds the
  * facts (free with vgn_media_facts_free). Errors: VGN_E_UNSUPPORTED when FFmpeg is missing or
  * recognises no format in the data (out->unknown_format = 1),
  * VGN_E_INVALID for what FFmpeg cannot read or a crash, VGN_E_LIMIT past the timeout,

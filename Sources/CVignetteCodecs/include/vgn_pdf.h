@@ -1,6 +1,6 @@
 /*
  * vgn_pdf.h - a PDF's facts, the text of its first pages and a rendering of its first page, read
- * by poppler-glib (loaded with dlopen) in a forked child. The conventions of vgn_codecs.h apply.
+ * by poppler-glib (loaded with dlopen) in a child process. The conventions of vgn_codecs.h apply.
  */
 #ifndef VGN_PDF_H
 #define VGN_PDF_H
@@ -23,7 +23,7 @@ typedef struct {
     size_t max_text;      /* bytes of text at most (UTF-8, cut anywhere) */
     uint32_t render_side; /* longest side of page 1's rendering; 0: none */
     unsigned timeout_ms;  /* the child is killed past this */
-    size_t max_memory;    /* private memory the child may add to what it inherits */
+    size_t max_memory;    /* private memory the child may add to what it starts with */
 } vgn_pdf_request;
 
 /* What was read. Strings are UTF-8, empty when the PDF has none; dates are Unix times or -1. */
@@ -42,7 +42,7 @@ typedef struct {
     uint32_t width, height;
 } vgn_pdf_facts;
 
-/* Reads `data` in a forked child; on VGN_OK *out holds the facts (free with vgn_pdf_facts_free).
+/* Reads `data` in a child process; on VGN_OK *out holds the facts (free with vgn_pdf_facts_free).
  * Errors: VGN_E_UNSUPPORTED for an encrypted PDF (out->encrypted = 1) or poppler missing,
  * VGN_E_INVALID for what poppler cannot read or a crash, VGN_E_LIMIT past the timeout. */
 int vgn_pdf_read_isolated(const uint8_t *data, size_t size, const vgn_pdf_request *request, vgn_pdf_facts *out,
