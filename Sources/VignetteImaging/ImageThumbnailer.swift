@@ -27,7 +27,7 @@ public struct ImageThumbnailer: Sendable {
         "public.jpeg-2000", "org.jpeg.jpx", "org.jpeg.jpeg-2000-codestream", "com.apple.icns", "org.x.xpixmap-image",
         "public.xbitmap-image", "org.qoiformat.qoi", "net.sourceforge.netpbm.pfm",
         "com.microsoft.dds", "com.ilm.openexr-image", "com.zsoft.pcx", "com.sgi.sgi-image", "com.sun.raster-image", "org.jbig.jbig",
-        "com.microsoft.wmf", "com.microsoft.emf", "public.radiance",
+        "com.microsoft.wmf", "com.microsoft.emf", "public.radiance", "org.gimp.xcf",
     ]
 
     /// The streamed decoders, by the type each answers for.
@@ -38,7 +38,7 @@ public struct ImageThumbnailer: Sendable {
         ("public.xbitmap-image", .xbm), ("org.qoiformat.qoi", .qoi), ("net.sourceforge.netpbm.pfm", .pfm),
         ("com.microsoft.dds", .dds), ("com.ilm.openexr-image", .openEXR), ("com.zsoft.pcx", .pcx), ("com.sgi.sgi-image", .sgi),
         ("com.sun.raster-image", .sunRaster), ("org.jbig.jbig", .jbig), ("com.microsoft.wmf", .wmf),
-        ("com.microsoft.emf", .emf), ("public.radiance", .radiance),
+        ("com.microsoft.emf", .emf), ("public.radiance", .radiance), ("org.gimp.xcf", .xcf),
     ]
 
     /// The decoder for a type, in the order the checks must be made.

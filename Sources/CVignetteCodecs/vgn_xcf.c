@@ -1,0 +1,923 @@
+/* vgn_xcf.c - GIMP's XCF: its visible layers composited on a canvas reduced for the target (see
+ * vgn_decoder.h; the format as GIMP's devel-docs/xcf.txt describes it, versions 0 to 12+).
+ *
+ * XCF keeps layers and no flattened picture, so a thumbnail needs them composited. open reads the
+ * header, the image's properties and each layer's (size, offsets, visibility, opacity, mode,
+ * colour spaces, mask, group), nothing proportional to the area. The first read composites: each
+ * visible top-level layer, bottom first (a group by the projection GIMP stores as its pixels, its
+ * members skipped), is decoded tile by tile (64 x 64 pixels: RLE by byte plane, zlib or flat), its
+ * mask applied, and averaged in linear light straight into a canvas k times smaller than the
+ * picture (k the largest whole factor leaving the longest side at least twice the target); then
+ * it meets the canvas as GIMP 2.10 composites: the legacy modes in perceptual values with their own
+ * formula, the 2.10 modes blended in their blend space and composited (union or clip to backdrop)
+ * in their composite space, as the mode's defaults or the layer's own settings say. The separable
+ * modes are drawn; the others (HSV and LCH, vivid light, the erase family...) as Normal, with a
+ * warning. Tiles wholly off the canvas are not decoded.
+ *
+ * Bounds: every structure is read through checked offsets; a level must point at exactly the
+ * tiles its size needs; a tile's runs must fill its planes exactly; the visible layers together
+ * may hold 2^31 pixels at most, and no more than 2,048 a byte of the file (pointers may alias, so
+ * a small file could otherwise ask for any amount of work); 65,536 layers at most. A damaged tile
+ * is left transparent with a warning. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "vgn_internal.h"
+
+#define VGN_XCF_TILE 64
+#define VGN_XCF_MAX_LAYERS 65536
+#define VGN_XCF_MAX_WORK ((uint64_t)1 << 31)
+/* The most pixels a byte of tiles can give: a zlib stream of a flat 64 x 64 tile of two bytes a
+ * pixel is about 1,600 pixels a byte (RLE about 256): more means layers or tiles pointing at the
+ * same data, which GIMP never writes. Small files get 16 M pixels regardless. */
+#define VGN_XCF_PIXELS_PER_BYTE 2048
+#define VGN_XCF_FREE_WORK ((uint64_t)16 << 20)
+#define VGN_XCF_MAX_PROPS 100000
+
+enum {
+    VGN_XCF_PROP_END = 0,
+    VGN_XCF_PROP_COLORMAP = 1,
+    VGN_XCF_PROP_FLOATING_SELECTION = 5,
+    VGN_XCF_PROP_OPACITY = 6,
+    VGN_XCF_PROP_MODE = 7,
+    VGN_XCF_PROP_VISIBLE = 8,
+    VGN_XCF_PROP_APPLY_MASK = 11,
+    VGN_XCF_PROP_OFFSETS = 15,
+    VGN_XCF_PROP_COMPRESSION = 17,
+    VGN_XCF_PROP_GROUP_ITEM = 29,
+    VGN_XCF_PROP_ITEM_PATH = 30,
+    VGN_XCF_PROP_FLOAT_OPACITY = 33,
+    VGN_XCF_PROP_COMPOSITE_MODE = 35,
+    VGN_XCF_PROP_COMPOSITE_SPACE = 36,
+    VGN_XCF_PROP_BLEND_SPACE = 37
+};
+
+/* GIMP's colour spaces and composite modes, as stored (0: the mode's default). */
+enum { VGN_SPACE_AUTO = 0, VGN_SPACE_LINEAR = 1, VGN_SPACE_PERCEPTUAL = 2 };
+enum { VGN_COMPOSITE_AUTO = 0, VGN_COMPOSITE_UNION = 1, VGN_COMPOSITE_CLIP_TO_BACKDROP = 2, VGN_COMPOSITE_CLIP_TO_LAYER = 3,
+       VGN_COMPOSITE_INTERSECTION = 4 };
+
+/* The blend function of a layer mode. */
+typedef enum {
+    VGN_BLEND_NORMAL,
+    VGN_BLEND_BEHIND,
+    VGN_BLEND_MULTIPLY,
+    VGN_BLEND_SCREEN,
+    VGN_BLEND_OVERLAY,
+    VGN_BLEND_DIFFERENCE,
+    VGN_BLEND_ADDITION,
+    VGN_BLEND_SUBTRACT,
+    VGN_BLEND_DARKEN,
+    VGN_BLEND_LIGHTEN,
+    VGN_BLEND_DIVIDE,
+    VGN_BLEND_DODGE,
+    VGN_BLEND_BURN,
+    VGN_BLEND_HARD_LIGHT,
+    VGN_BLEND_SOFT_LIGHT,
+    VGN_BLEND_GRAIN_EXTRACT,
+    VGN_BLEND_GRAIN_MERGE
+} vgn_blend;
+
+/* How a layer meets the canvas: GIMP 2.10's layer_mode_infos[] for its mode, or the layer's own
+ * spaces and composite mode where the mode lets them be changed. */
+typedef struct {
+    vgn_blend blend;
+    int legacy;   /* GIMP's legacy formula: perceptual, the layer's alpha capped by the canvas's */
+    int drawn;    /* 0: a mode drawn as Normal instead (warned about) */
+    int blend_space, composite_space, composite_mode;
+} vgn_xcf_how;
+
+static vgn_xcf_how vgn_xcf_how_of(uint32_t mode)
+{
+    static const vgn_blend legacy[23] = {
+        VGN_BLEND_NORMAL,     VGN_BLEND_NORMAL,     VGN_BLEND_BEHIND,        VGN_BLEND_MULTIPLY,    VGN_BLEND_SCREEN,
+        VGN_BLEND_SOFT_LIGHT, VGN_BLEND_DIFFERENCE, VGN_BLEND_ADDITION,      VGN_BLEND_SUBTRACT,    VGN_BLEND_DARKEN,
+        VGN_BLEND_LIGHTEN,    VGN_BLEND_NORMAL,     VGN_BLEND_NORMAL,        VGN_BLEND_NORMAL,      VGN_BLEND_NORMAL,
+        VGN_BLEND_DIVIDE,     VGN_BLEND_DODGE,      VGN_BLEND_BURN,          VGN_BLEND_HARD_LIGHT,  VGN_BLEND_SOFT_LIGHT,
+        VGN_BLEND_GRAIN_EXTRACT, VGN_BLEND_GRAIN_MERGE, VGN_BLEND_NORMAL};
+    vgn_xcf_how h = {VGN_BLEND_NORMAL, 0, 1, VGN_SPACE_PERCEPTUAL, VGN_SPACE_LINEAR, VGN_COMPOSITE_CLIP_TO_BACKDROP};
+    if (mode <= 22) {
+        /* 0 Normal, 1 Dissolve (drawn as Normal: its noise means nothing shrunk) and 2 Behind are
+           unions; 11-14 (HSV, HSL) and 22 (colour erase) are not drawn. */
+        h.blend = legacy[mode];
+        h.drawn = !(mode >= 11 && mode <= 14) && mode != 22;
+        h.legacy = mode >= 3 && h.drawn;
+        h.blend_space = h.composite_space = VGN_SPACE_PERCEPTUAL;
+        h.composite_mode = h.legacy ? VGN_COMPOSITE_CLIP_TO_BACKDROP : VGN_COMPOSITE_UNION;
+        return h;
+    }
+    switch (mode) {
+    case 23: h.blend = VGN_BLEND_OVERLAY; break;
+    case 28: case 61: h.blend_space = VGN_SPACE_LINEAR, h.composite_mode = VGN_COMPOSITE_UNION; break; /* a pass-through group by its projection */
+    case 29: h.blend = VGN_BLEND_BEHIND, h.blend_space = VGN_SPACE_LINEAR, h.composite_mode = VGN_COMPOSITE_UNION; break;
+    case 30: h.blend = VGN_BLEND_MULTIPLY, h.blend_space = VGN_SPACE_LINEAR; break;
+    case 31: h.blend = VGN_BLEND_SCREEN; break;
+    case 32: h.blend = VGN_BLEND_DIFFERENCE; break;
+    case 33: h.blend = VGN_BLEND_ADDITION, h.blend_space = VGN_SPACE_LINEAR; break;
+    case 34: h.blend = VGN_BLEND_SUBTRACT, h.blend_space = VGN_SPACE_LINEAR; break;
+    case 35: h.blend = VGN_BLEND_DARKEN, h.blend_space = VGN_SPACE_LINEAR; break;
+    case 36: h.blend = VGN_BLEND_LIGHTEN, h.blend_space = VGN_SPACE_LINEAR; break;
+    case 41: h.blend = VGN_BLEND_DIVIDE, h.blend_space = VGN_SPACE_LINEAR; break;
+    case 42: h.blend = VGN_BLEND_DODGE; break;
+    case 43: h.blend = VGN_BLEND_BURN; break;
+    case 44: h.blend = VGN_BLEND_HARD_LIGHT; break;
+    case 45: h.blend = VGN_BLEND_SOFT_LIGHT; break;
+    case 46: h.blend = VGN_BLEND_GRAIN_EXTRACT; break;
+    case 47: h.blend = VGN_BLEND_GRAIN_MERGE; break;
+    default:
+        h.drawn = 0;
+        h.blend_space = VGN_SPACE_LINEAR, h.composite_mode = VGN_COMPOSITE_UNION;
+        break;
+    }
+    return h;
+}
+
+typedef struct {
+    uint32_t width, height, type; /* type: 0 RGB, 1 RGBA, 2 grey, 3 grey+alpha, 4 indexed, 5 indexed+alpha */
+    int32_t x, y;
+    uint32_t mode;
+    float opacity;
+    int visible, apply_mask, floating, depth;
+    int blend_space, composite_space, composite_mode; /* as stored: 0 the mode's default */
+    uint64_t hierarchy, mask; /* offsets of the pixels' hierarchy and of the mask's channel (0: none) */
+} vgn_xcf_layer;
+
+typedef struct {
+    vgn_decoder base;
+    const uint8_t *data;
+    size_t size;
+    uint32_t version, width, height, base_type;
+    int pointer_bytes;
+    int compression;     /* 0 flat, 1 RLE, 2 zlib */
+    int component_bytes; /* 1, 2, 4 or 8 */
+    int is_float, linear;
+    uint8_t colormap[256 * 3];
+    uint32_t colors;
+    vgn_xcf_layer *layers;
+    uint32_t layer_count;
+    uint32_t k;         /* the reduction: one canvas cell is k x k pixels */
+    float *canvas;      /* premultiplied RGBA, base.width x base.height */
+    float *sums;        /* one layer's premultiplied sums, the same size */
+    uint8_t *tile;      /* a tile's pixels as stored, interleaved */
+    uint8_t *mask_tile; /* its mask's */
+    float linear8[256]; /* 8-bit perceptual values in linear light */
+    float *linear16;    /* 16-bit ones, for 16-bit perceptual integers only */
+    z_stream z;
+    int z_ready;
+    int composited;
+    uint32_t next_row;
+    vgn_warnings warnings;
+} vgn_xcf;
+
+/* ---- reading the structures --------------------------------------------------------------- */
+
+static int vgn_xcf_u32(const vgn_xcf *x, uint64_t pos, uint32_t *v)
+{
+    const uint8_t *p;
+    if (pos > x->size || x->size - pos < 4) return -1;
+    p = x->data + pos;
+    *v = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+    return 0;
+}
+
+/* A pointer: 32 bits before version 11, 64 from it. */
+static int vgn_xcf_pointer(const vgn_xcf *x, uint64_t pos, uint64_t *v)
+{
+    uint32_t hi = 0, lo;
+    if (x->pointer_bytes == 8) {
+        if (vgn_xcf_u32(x, pos, &hi) != 0 || vgn_xcf_u32(x, pos + 4, &lo) != 0) return -1;
+    } else if (vgn_xcf_u32(x, pos, &lo) != 0) {
+        return -1;
+    }
+    *v = (uint64_t)hi << 32 | lo;
+    return 0;
+}
+
+/* Skips a string (its length word counts the closing NUL). */
+static int vgn_xcf_skip_string(const vgn_xcf *x, uint64_t *pos)
+{
+    uint32_t n;
+    if (vgn_xcf_u32(x, *pos, &n) != 0 || x->size - (*pos + 4) < n) return -1;
+    *pos += 4 + (uint64_t)n;
+    return 0;
+}
+
+/* A space or composite mode as saved: negative when it is the mode's default, resolved; 0 for one
+ * out of range (then the mode's default applies). */
+static int vgn_xcf_setting(uint32_t v, int max)
+{
+    int64_t s = (int32_t)v;
+    if (s < 0) s = -s;
+    return s <= max ? (int)s : 0;
+}
+
+static float vgn_xcf_float_bits(uint32_t bits)
+{
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+/* Walks a property list from *pos to past its PROP_END, giving each property to `take` (its type,
+ * the payload's offset and length). The colour map's length word is not trusted (some GIMPs wrote
+ * n + 4): its payload is measured from its count. */
+typedef void (*vgn_xcf_prop_fn)(vgn_xcf *x, uint32_t type, uint64_t at, uint32_t length, void *ctx);
+
+static int vgn_xcf_props(vgn_xcf *x, uint64_t *pos, vgn_xcf_prop_fn take, void *ctx)
+{
+    uint32_t type, length, n, count = 0;
+    for (;;) {
+        if (++count > VGN_XCF_MAX_PROPS || vgn_xcf_u32(x, *pos, &type) != 0 || vgn_xcf_u32(x, *pos + 4, &length) != 0)
+            return -1;
+        *pos += 8;
+        if (type == VGN_XCF_PROP_END) return 0;
+        if (type == VGN_XCF_PROP_COLORMAP) {
+            if (vgn_xcf_u32(x, *pos, &n) != 0 || n > 0x10000) return -1;
+            length = 4 + 3 * n;
+        }
+        if (x->size - *pos < length) return -1;
+        take(x, type, *pos, length, ctx);
+        *pos += length;
+    }
+}
+
+static void vgn_xcf_image_prop(vgn_xcf *x, uint32_t type, uint64_t at, uint32_t length, void *ctx)
+{
+    uint32_t n;
+    (void)ctx;
+    if (type == VGN_XCF_PROP_COMPRESSION && length >= 1) {
+        x->compression = x->data[at];
+    } else if (type == VGN_XCF_PROP_COLORMAP && vgn_xcf_u32(x, at, &n) == 0) {
+        x->colors = n > 256 ? 256 : n;
+        memcpy(x->colormap, x->data + at + 4, (size_t)x->colors * 3);
+    }
+}
+
+static void vgn_xcf_layer_prop(vgn_xcf *x, uint32_t type, uint64_t at, uint32_t length, void *ctx)
+{
+    vgn_xcf_layer *l = (vgn_xcf_layer *)ctx;
+    uint32_t v = 0, w = 0;
+    if (length >= 4) (void)vgn_xcf_u32(x, at, &v);
+    switch (type) {
+    case VGN_XCF_PROP_FLOATING_SELECTION: l->floating = 1; break;
+    case VGN_XCF_PROP_OPACITY:
+        if (length >= 4) l->opacity = (float)(v > 255 ? 255 : v) / 255.0f;
+        break;
+    case VGN_XCF_PROP_FLOAT_OPACITY:
+        if (length >= 4) {
+            float f = vgn_xcf_float_bits(v);
+            l->opacity = f >= 0.0f && f <= 1.0f ? f : f > 1.0f ? 1.0f : 0.0f; /* NaN: 0 */
+        }
+        break;
+    case VGN_XCF_PROP_MODE:
+        if (length >= 4) l->mode = v;
+        break;
+    case VGN_XCF_PROP_VISIBLE:
+        if (length >= 4) l->visible = v != 0;
+        break;
+    case VGN_XCF_PROP_APPLY_MASK:
+        if (length >= 4) l->apply_mask = v != 0;
+        break;
+    case VGN_XCF_PROP_OFFSETS:
+        if (length >= 8 && vgn_xcf_u32(x, at + 4, &w) == 0) {
+            l->x = (int32_t)v;
+            l->y = (int32_t)w;
+        }
+        break;
+    case VGN_XCF_PROP_ITEM_PATH: l->depth = (int)(length / 4); break;
+    /* negative: the mode's default, saved resolved; either way its magnitude is the setting */
+    case VGN_XCF_PROP_BLEND_SPACE:
+        if (length >= 4) l->blend_space = vgn_xcf_setting(v, VGN_SPACE_PERCEPTUAL);
+        break;
+    case VGN_XCF_PROP_COMPOSITE_SPACE:
+        if (length >= 4) l->composite_space = vgn_xcf_setting(v, VGN_SPACE_PERCEPTUAL);
+        break;
+    case VGN_XCF_PROP_COMPOSITE_MODE:
+        if (length >= 4) l->composite_mode = vgn_xcf_setting(v, VGN_COMPOSITE_INTERSECTION);
+        break;
+    default: break;
+    }
+}
+
+/* ---- pixels --------------------------------------------------------------------------------- */
+
+/* The channels of a layer type, 0 for an unknown one. */
+static int vgn_xcf_channels(uint32_t type)
+{
+    static const int channels[6] = {3, 4, 1, 2, 1, 2};
+    return type < 6 ? channels[type] : 0;
+}
+
+static float vgn_xcf_half(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h >> 15) << 31, exp = (h >> 10) & 0x1F, mant = h & 0x3FF, bits;
+    if (exp == 0) return (sign ? -1.0f : 1.0f) * (float)mant / 16777216.0f; /* 2^-24 */
+    if (exp == 31) bits = sign | 0x7F800000u | mant << 13;
+    else bits = sign | (exp + 112) << 23 | mant << 13;
+    return vgn_xcf_float_bits(bits);
+}
+
+/* One stored component (big-endian) as 0-1, NaN 0. */
+static float vgn_xcf_component(const vgn_xcf *x, const uint8_t *p)
+{
+    float v;
+    switch (x->component_bytes) {
+    case 1: return (float)p[0] / 255.0f;
+    case 2:
+        if (!x->is_float) return (float)((uint32_t)p[0] << 8 | p[1]) / 65535.0f;
+        v = vgn_xcf_half((uint16_t)(p[0] << 8 | p[1]));
+        break;
+    case 4: {
+        uint32_t b = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+        if (!x->is_float) return (float)((double)b / 4294967295.0);
+        v = vgn_xcf_float_bits(b);
+        break;
+    }
+    default: {
+        uint64_t b = 0;
+        double d;
+        int i;
+        for (i = 0; i < 8; i++) b = b << 8 | p[i];
+        memcpy(&d, &b, sizeof d);
+        v = (float)d;
+        break;
+    }
+    }
+    return v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f;
+}
+
+static float vgn_xcf_decode_srgb(float v)
+{
+    return v <= 0.04045f ? v / 12.92f : powf((v + 0.055f) / 1.055f, 2.4f);
+}
+
+static float vgn_xcf_encode_srgb(float v)
+{
+    return v <= 0.0031308f ? v * 12.92f : 1.055f * powf(v, 1.0f / 2.4f) - 0.055f;
+}
+
+/* A colour component in linear light. */
+static float vgn_xcf_linear(const vgn_xcf *x, const uint8_t *p)
+{
+    if (x->linear) return vgn_xcf_component(x, p);
+    if (x->component_bytes == 1) return x->linear8[p[0]];
+    if (x->linear16 != NULL) return x->linear16[(uint32_t)p[0] << 8 | p[1]];
+    return vgn_xcf_decode_srgb(vgn_xcf_component(x, p));
+}
+
+/* Decodes one RLE byte plane of n bytes to out[i * stride]: the input's bytes used, -1 for a run
+ * past the plane's end, -2 when the input ends first. */
+static long vgn_xcf_rle_plane(const uint8_t *in, size_t in_len, uint8_t *out, size_t n, size_t stride)
+{
+    size_t pos = 0, done = 0;
+    while (done < n) {
+        size_t count;
+        uint8_t op;
+        if (pos >= in_len) return -2;
+        op = in[pos++];
+        if (op <= 126 || op == 127) {
+            uint8_t v;
+            if (op == 127) {
+                if (in_len - pos < 2) return -2;
+                count = (size_t)in[pos] << 8 | in[pos + 1];
+                pos += 2;
+            } else {
+                count = (size_t)op + 1;
+            }
+            if (count > n - done) return -1;
+            if (pos >= in_len) return -2;
+            v = in[pos++];
+            for (; count > 0; count--, done++) out[done * stride] = v;
+        } else {
+            if (op == 128) {
+                if (in_len - pos < 2) return -2;
+                count = (size_t)in[pos] << 8 | in[pos + 1];
+                pos += 2;
+            } else {
+                count = 256 - (size_t)op;
+            }
+            if (count > n - done) return -1;
+            if (in_len - pos < count) return -2;
+            for (; count > 0; count--, done++) out[done * stride] = in[pos++];
+        }
+    }
+    return (long)pos;
+}
+
+/* Decodes tile `index` of the level at `level` (width x height, bpp bytes a pixel) into out,
+ * interleaved: 0, or -1 with a reason in why. */
+static int vgn_xcf_tile(vgn_xcf *x, uint64_t level, uint32_t width, uint32_t height, uint32_t bpp, uint32_t index,
+                        uint8_t *out, const char **why)
+{
+    uint32_t columns = (width + VGN_XCF_TILE - 1) / VGN_XCF_TILE, rows = (height + VGN_XCF_TILE - 1) / VGN_XCF_TILE;
+    uint32_t tx = index % columns, ty = index / columns;
+    uint32_t tw = tx + 1 < columns ? VGN_XCF_TILE : width - tx * VGN_XCF_TILE;
+    uint32_t th = ty + 1 < rows ? VGN_XCF_TILE : height - ty * VGN_XCF_TILE;
+    size_t pixels = (size_t)tw * th, need = pixels * bpp, avail;
+    uint64_t start, next = 0;
+    const uint8_t *in;
+    if (vgn_xcf_pointer(x, level + 8 + (uint64_t)index * x->pointer_bytes, &start) != 0 || start == 0 || start >= x->size) {
+        *why = "its data is past the end of the file";
+        return -1;
+    }
+    /* A level's tiles are contiguous: the next pointer ends this one's data (the last runs to the end). */
+    if (index + 1 < columns * rows) (void)vgn_xcf_pointer(x, level + 8 + (uint64_t)(index + 1) * x->pointer_bytes, &next);
+    avail = next > start && next <= x->size ? (size_t)(next - start) : x->size - (size_t)start;
+    in = x->data + start;
+    if (x->compression == 0) {
+        if (avail < need) {
+            *why = start + avail == x->size ? "the file ends before its data does" : "its data is shorter than the tile";
+            return -1;
+        }
+        memcpy(out, in, need);
+    } else if (x->compression == 1) {
+        uint32_t plane;
+        size_t pos = 0;
+        for (plane = 0; plane < bpp; plane++) {
+            long used = vgn_xcf_rle_plane(in + pos, avail - pos, out + plane, pixels, bpp);
+            if (used < 0) {
+                *why = used == -2 && start + avail == x->size ? "the file ends before its data does"
+                                                              : "its run-length data is damaged";
+                return -1;
+            }
+            pos += (size_t)used;
+        }
+    } else if (x->compression == 2) {
+        int rc;
+        if (!x->z_ready) {
+            memset(&x->z, 0, sizeof x->z);
+            if (inflateInit(&x->z) != Z_OK) {
+                *why = "zlib could not start";
+                return -1;
+            }
+            x->z_ready = 1;
+        } else {
+            inflateReset(&x->z);
+        }
+        x->z.next_in = (Bytef *)(uintptr_t)in;
+        x->z.avail_in = avail > 0x7FFFFFFF ? 0x7FFFFFFF : (uInt)avail;
+        x->z.next_out = out;
+        x->z.avail_out = (uInt)need;
+        rc = inflate(&x->z, Z_FINISH);
+        if ((rc != Z_STREAM_END && rc != Z_BUF_ERROR && rc != Z_OK) || x->z.avail_out != 0) {
+            *why = rc == Z_BUF_ERROR && x->z.avail_in == 0 && start + avail == x->size ? "the file ends before its data does"
+                                                                                     : "its zlib data is damaged";
+            return -1;
+        }
+    } else {
+        *why = "it uses a compression GIMP never wrote";
+        return -1;
+    }
+    return 0;
+}
+
+/* The first level of the hierarchy at `at`, checked against the size and bytes a pixel expected. */
+static int vgn_xcf_level(const vgn_xcf *x, uint64_t at, uint32_t width, uint32_t height, uint32_t bpp, uint64_t *level)
+{
+    uint32_t w, h, b, lw, lh;
+    if (vgn_xcf_u32(x, at, &w) != 0 || vgn_xcf_u32(x, at + 4, &h) != 0 || vgn_xcf_u32(x, at + 8, &b) != 0 ||
+        w != width || h != height || b != bpp || vgn_xcf_pointer(x, at + 12, level) != 0 || *level == 0 ||
+        vgn_xcf_u32(x, *level, &lw) != 0 || vgn_xcf_u32(x, *level + 4, &lh) != 0 || lw != width || lh != height)
+        return -1;
+    return 0;
+}
+
+static float vgn_xcf_clamp(float v) { return v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f; }
+
+/* GIMP's safe_div: 0 for a numerator within 1e-6 of 0, else the quotient within +-1e6. */
+static float vgn_xcf_safe_div(float a, float b)
+{
+    float q;
+    if (fabsf(a) <= 1e-6f) return 0.0f;
+    q = a / b;
+    return q > 1e6f ? 1e6f : q < -1e6f ? -1e6f : q == q ? q : 0.0f;
+}
+
+/* One colour value of the blend of layer over in (both in the blend space). */
+static float vgn_xcf_blend_value(vgn_blend blend, int legacy, float in, float layer)
+{
+    const float half = legacy ? 128.0f / 255.0f : 0.5f;
+    float v;
+    switch (blend) {
+    case VGN_BLEND_MULTIPLY: return in * layer;
+    case VGN_BLEND_SCREEN: return 1.0f - (1.0f - in) * (1.0f - layer);
+    case VGN_BLEND_OVERLAY: return in < 0.5f ? 2.0f * in * layer : 1.0f - 2.0f * (1.0f - layer) * (1.0f - in);
+    case VGN_BLEND_DIFFERENCE: return fabsf(in - layer);
+    case VGN_BLEND_ADDITION: return legacy ? vgn_xcf_clamp(in + layer) : in + layer;
+    case VGN_BLEND_SUBTRACT: return legacy ? vgn_xcf_clamp(in - layer) : in - layer;
+    case VGN_BLEND_DARKEN: return in < layer ? in : layer;
+    case VGN_BLEND_LIGHTEN: return in > layer ? in : layer;
+    case VGN_BLEND_DIVIDE:
+        if (!legacy) return vgn_xcf_safe_div(in, layer);
+        v = in / layer;
+        return v == v ? vgn_xcf_clamp(v) : 0.0f;
+    case VGN_BLEND_DODGE:
+        if (!legacy) return vgn_xcf_safe_div(in, 1.0f - layer);
+        v = in / (1.0f - layer);
+        return v == v ? vgn_xcf_clamp(v) : 0.0f;
+    case VGN_BLEND_BURN:
+        if (!legacy) return 1.0f - vgn_xcf_safe_div(1.0f - in, layer);
+        v = 1.0f - (1.0f - in) / layer;
+        return v < 0.0f ? 0.0f : v < 1.0f ? v : 1.0f; /* NaN: 1, as GIMP's comparisons give */
+    case VGN_BLEND_HARD_LIGHT:
+        v = layer > half ? 1.0f - (1.0f - in) * (1.0f - (layer - 0.5f) * 2.0f) : in * layer * 2.0f;
+        return v < 1.0f ? v : 1.0f;
+    case VGN_BLEND_SOFT_LIGHT: return (1.0f - in) * (in * layer) + in * (1.0f - (1.0f - in) * (1.0f - layer));
+    case VGN_BLEND_GRAIN_EXTRACT: return legacy ? vgn_xcf_clamp(in - layer + half) : in - layer + 0.5f;
+    case VGN_BLEND_GRAIN_MERGE: return legacy ? vgn_xcf_clamp(in + layer - half) : in + layer - 0.5f;
+    default: return layer;
+    }
+}
+
+/* Linear light to a space's values and back. */
+static float vgn_xcf_to_space(float v, int space) { return space == VGN_SPACE_LINEAR ? v : vgn_xcf_encode_srgb(v); }
+static float vgn_xcf_from_space(float v, int space) { return space == VGN_SPACE_LINEAR ? v : vgn_xcf_decode_srgb(v); }
+
+/* The layer's cell s (linear, premultiplied, its mask applied) meets the canvas cell b (the same)
+ * at `opacity`, as GIMP composites (gimpoperationlayermode-composite.c and the legacy modes). */
+static void vgn_xcf_meet(float *b, const float *s, float opacity, const vgn_xcf_how *how)
+{
+    const int cs = how->composite_space, bs = how->blend_space;
+    float ai = b[3], al = s[3], la = al * opacity, ci[3], cl[3], comp[3], out[3], out_a;
+    int c;
+    if (la <= 0.0f) return;
+    for (c = 0; c < 3; c++) {
+        ci[c] = ai > 0.0f ? vgn_xcf_to_space(b[c] / ai, cs) : 0.0f;
+        cl[c] = vgn_xcf_to_space(s[c] / al, cs);
+    }
+    for (c = 0; c < 3; c++) {
+        if (how->blend == VGN_BLEND_NORMAL || how->blend == VGN_BLEND_BEHIND)
+            comp[c] = cl[c];
+        else if (bs == cs)
+            comp[c] = vgn_xcf_blend_value(how->blend, how->legacy, ci[c], cl[c]);
+        else
+            comp[c] = vgn_xcf_to_space(vgn_xcf_from_space(vgn_xcf_blend_value(how->blend, how->legacy,
+                                                                                 vgn_xcf_to_space(vgn_xcf_from_space(ci[c], cs), bs),
+                                                                                 vgn_xcf_to_space(vgn_xcf_from_space(cl[c], cs), bs)),
+                                                          bs),
+                                       cs);
+    }
+    if (how->legacy) {
+        float ca = (ai < al ? ai : al) * opacity, ratio;
+        if (ai <= 0.0f) return;
+        ratio = ca / (ai + (1.0f - ai) * ca);
+        for (c = 0; c < 3; c++) out[c] = comp[c] * ratio + ci[c] * (1.0f - ratio);
+        out_a = ai;
+    } else if (how->blend == VGN_BLEND_BEHIND) {
+        out_a = ai + (1.0f - ai) * la;
+        for (c = 0; c < 3; c++) out[c] = (ci[c] * ai + cl[c] * la * (1.0f - ai)) / out_a;
+    } else {
+        switch (how->composite_mode) {
+        case VGN_COMPOSITE_CLIP_TO_BACKDROP:
+            if (ai <= 0.0f) return;
+            for (c = 0; c < 3; c++) out[c] = comp[c] * la + ci[c] * (1.0f - la);
+            out_a = ai;
+            break;
+        case VGN_COMPOSITE_CLIP_TO_LAYER:
+            for (c = 0; c < 3; c++) out[c] = comp[c] * ai + cl[c] * (1.0f - ai);
+            out_a = la;
+            break;
+        case VGN_COMPOSITE_INTERSECTION:
+            for (c = 0; c < 3; c++) out[c] = comp[c];
+            out_a = ai * la;
+            break;
+        default: { /* union */
+            float ratio;
+            out_a = la + (1.0f - la) * ai;
+            ratio = la / out_a;
+            for (c = 0; c < 3; c++)
+                out[c] = ai > 0.0f ? ratio * (ai * (comp[c] - cl[c]) + cl[c] - ci[c]) + ci[c] : cl[c];
+            break;
+        }
+        }
+    }
+    for (c = 0; c < 3; c++) b[c] = vgn_xcf_from_space(out[c], cs) * out_a;
+    b[3] = out_a;
+}
+
+/* Decodes layer l's visible tiles into x->sums and composites them onto the canvas; the bottom
+ * layer drawn is always Normal, as in GIMP. */
+static void vgn_xcf_draw_layer(vgn_xcf *x, const vgn_xcf_layer *l, uint32_t number, int bottom)
+{
+    const int channels = vgn_xcf_channels(l->type);
+    const uint32_t bpp = (uint32_t)(channels * x->component_bytes), mask_bpp = (uint32_t)x->component_bytes;
+    const uint32_t k = x->k, cw = x->base.width;
+    uint64_t level, mask_level = 0;
+    int64_t x0 = l->x, y0 = l->y, x1 = x0 + l->width, y1 = y0 + l->height;
+    uint32_t columns, rows, index, cx0, cy0, cx1, cy1, cx, cy;
+    int has_alpha = channels == 2 || channels == 4, indexed = l->type >= 4, use_mask = 0;
+    vgn_xcf_how how = vgn_xcf_how_of(bottom ? 28 : l->mode);
+    char msg[VGN_MSG_LEN];
+    const char *why = NULL;
+    if (x0 < 0) x0 = 0;
+    if (y0 < 0) y0 = 0;
+    if (x1 > x->width) x1 = x->width;
+    if (y1 > x->height) y1 = x->height;
+    if (x0 >= x1 || y0 >= y1) return;
+    if (vgn_xcf_level(x, l->hierarchy, l->width, l->height, bpp, &level) != 0) {
+        snprintf(msg, sizeof msg, "layer %u has no readable pixels; it is left out", number);
+        vgn_warn_add(&x->warnings, msg);
+        return;
+    }
+    if (l->mask != 0 && l->apply_mask) {
+        uint64_t pos = l->mask + 8, hierarchy;
+        uint32_t w, h;
+        if (vgn_xcf_u32(x, l->mask, &w) == 0 && vgn_xcf_u32(x, l->mask + 4, &h) == 0 && w == l->width && h == l->height &&
+            vgn_xcf_skip_string(x, &pos) == 0 && vgn_xcf_props(x, &pos, vgn_xcf_layer_prop, &(vgn_xcf_layer){0}) == 0 &&
+            vgn_xcf_pointer(x, pos, &hierarchy) == 0 && vgn_xcf_level(x, hierarchy, w, h, mask_bpp, &mask_level) == 0)
+            use_mask = 1;
+        else
+            vgn_warn_add(&x->warnings, "a layer mask could not be read; its layer is drawn without it");
+    }
+    if (!how.drawn) {
+        snprintf(msg, sizeof msg, "layer mode %u is drawn as Normal", l->mode);
+        vgn_warn_add(&x->warnings, msg);
+    } else if (!how.legacy && l->mode > 22 && !bottom) {
+        /* the 2.10 modes let a layer choose its spaces and composite mode (LAB is taken as perceptual) */
+        if (l->blend_space != VGN_SPACE_AUTO && how.blend != VGN_BLEND_NORMAL) how.blend_space = l->blend_space;
+        if (l->composite_space != VGN_SPACE_AUTO) how.composite_space = l->composite_space;
+        if (l->composite_mode != VGN_COMPOSITE_AUTO && l->mode != 61) how.composite_mode = l->composite_mode;
+    }
+    if (bottom) how.composite_space = l->mode <= 22 ? VGN_SPACE_PERCEPTUAL : VGN_SPACE_LINEAR;
+    cx0 = (uint32_t)x0 / k, cy0 = (uint32_t)y0 / k, cx1 = (uint32_t)(x1 - 1) / k, cy1 = (uint32_t)(y1 - 1) / k;
+    for (cy = cy0; cy <= cy1; cy++) memset(x->sums + ((size_t)cy * cw + cx0) * 4, 0, (size_t)(cx1 - cx0 + 1) * 4 * sizeof(float));
+    columns = (l->width + VGN_XCF_TILE - 1) / VGN_XCF_TILE;
+    rows = (l->height + VGN_XCF_TILE - 1) / VGN_XCF_TILE;
+    for (index = 0; index < columns * rows; index++) {
+        int64_t tx = l->x + (int64_t)(index % columns) * VGN_XCF_TILE, ty = l->y + (int64_t)(index / columns) * VGN_XCF_TILE;
+        uint32_t tw = (index % columns) + 1 < columns ? VGN_XCF_TILE : l->width - (index % columns) * VGN_XCF_TILE;
+        uint32_t th = (index / columns) + 1 < rows ? VGN_XCF_TILE : l->height - (index / columns) * VGN_XCF_TILE;
+        uint32_t i, j;
+        if (tx >= x1 || ty >= y1 || tx + tw <= x0 || ty + th <= y0) continue;
+        if (vgn_xcf_tile(x, level, l->width, l->height, bpp, index, x->tile, &why) != 0 ||
+            (use_mask && vgn_xcf_tile(x, mask_level, l->width, l->height, mask_bpp, index, x->mask_tile, &why) != 0)) {
+            snprintf(msg, sizeof msg, "a tile of layer %u is left out: %s", number, why);
+            vgn_warn_add(&x->warnings, msg);
+            continue;
+        }
+        for (j = 0; j < th; j++) {
+            int64_t py = ty + j;
+            float *row;
+            if (py < y0 || py >= y1) continue;
+            row = x->sums + (size_t)((uint64_t)py / k) * cw * 4;
+            for (i = 0; i < tw; i++) {
+                int64_t px = tx + i;
+                const uint8_t *p = x->tile + ((size_t)j * tw + i) * bpp;
+                float r, g, b, a, *cell;
+                if (px < x0 || px >= x1) continue;
+                if (indexed) {
+                    uint32_t c = p[0] < x->colors ? p[0] : 0;
+                    r = x->linear8[x->colormap[c * 3]], g = x->linear8[x->colormap[c * 3 + 1]], b = x->linear8[x->colormap[c * 3 + 2]];
+                    a = !has_alpha ? 1.0f : p[1] >= 128 ? 1.0f : 0.0f;
+                } else if (channels >= 3) {
+                    r = vgn_xcf_linear(x, p);
+                    g = vgn_xcf_linear(x, p + x->component_bytes);
+                    b = vgn_xcf_linear(x, p + 2 * x->component_bytes);
+                    a = has_alpha ? vgn_xcf_component(x, p + 3 * x->component_bytes) : 1.0f;
+                } else {
+                    r = g = b = vgn_xcf_linear(x, p);
+                    a = has_alpha ? vgn_xcf_component(x, p + x->component_bytes) : 1.0f;
+                }
+                if (use_mask) a *= vgn_xcf_component(x, x->mask_tile + ((size_t)j * tw + i) * mask_bpp);
+                cell = row + (size_t)((uint64_t)px / k) * 4;
+                cell[0] += r * a, cell[1] += g * a, cell[2] += b * a, cell[3] += a;
+            }
+        }
+    }
+    for (cy = cy0; cy <= cy1; cy++) {
+        /* the last row and column of cells may cover fewer than k pixels of the picture */
+        uint32_t ch = cy * k + k <= x->height ? k : x->height - cy * k;
+        for (cx = cx0; cx <= cx1; cx++) {
+            uint32_t cwid = cx * k + k <= x->width ? k : x->width - cx * k;
+            float *s = x->sums + ((size_t)cy * cw + cx) * 4, scale = 1.0f / (float)(cwid * ch);
+            s[0] *= scale, s[1] *= scale, s[2] *= scale, s[3] *= scale;
+            vgn_xcf_meet(x->canvas + ((size_t)cy * cw + cx) * 4, s, l->opacity, &how);
+        }
+    }
+}
+
+static void vgn_xcf_composite(vgn_xcf *x)
+{
+    uint32_t i;
+    int bottom = 1;
+    for (i = x->layer_count; i-- > 0;) {
+        const vgn_xcf_layer *l = &x->layers[i];
+        if (l->visible && !l->floating && l->depth <= 1 && l->opacity > 0.0f) {
+            vgn_xcf_draw_layer(x, l, i + 1, bottom);
+            bottom = 0;
+        }
+    }
+}
+
+static int vgn_xcf_read_rows(vgn_decoder *d, uint8_t *dst, size_t stride, int max_rows, vgn_error *err)
+{
+    vgn_xcf *x = (vgn_xcf *)d;
+    int n = 0;
+    if (!x->composited) {
+        size_t cells = (size_t)x->base.width * x->base.height;
+        x->canvas = (float *)calloc(cells, 4 * sizeof(float));
+        x->sums = (float *)malloc(cells * 4 * sizeof(float));
+        x->tile = (uint8_t *)malloc((size_t)VGN_XCF_TILE * VGN_XCF_TILE * 4 * (size_t)x->component_bytes);
+        x->mask_tile = (uint8_t *)malloc((size_t)VGN_XCF_TILE * VGN_XCF_TILE * (size_t)x->component_bytes);
+        if (!x->linear && !x->is_float && x->component_bytes == 2 && (x->linear16 = (float *)malloc(65536 * sizeof(float))) != NULL) {
+            uint32_t i;
+            for (i = 0; i < 65536; i++) x->linear16[i] = vgn_xcf_decode_srgb((float)i / 65535.0f);
+        }
+        if (x->canvas == NULL || x->sums == NULL || x->tile == NULL || x->mask_tile == NULL) {
+            vgn_err_fill(err, VGN_E_NOMEM, "out of memory for the composited layers", &x->warnings);
+            return VGN_E_NOMEM;
+        }
+        vgn_xcf_composite(x);
+        free(x->sums);
+        x->sums = NULL;
+        x->composited = 1;
+    }
+    while (n < max_rows && x->next_row < x->base.height) {
+        const float *c = x->canvas + (size_t)x->next_row * x->base.width * 4;
+        uint8_t *out = dst + (size_t)n * stride;
+        uint32_t i;
+        for (i = 0; i < x->base.width; i++, c += 4, out += 4) {
+            float a = c[3] < 1.0f ? c[3] : 1.0f;
+            int ch;
+            if (a <= 0.0f) {
+                memset(out, 0, 4);
+                continue;
+            }
+            for (ch = 0; ch < 3; ch++) out[ch] = vgn_linear_to_srgb8(c[ch] / a);
+            out[3] = (uint8_t)(a * 255.0f + 0.5f);
+        }
+        x->next_row++;
+        n++;
+    }
+    vgn_err_fill(err, VGN_OK, NULL, &x->warnings);
+    return n;
+}
+
+static void vgn_xcf_close(vgn_decoder *d)
+{
+    vgn_xcf *x = (vgn_xcf *)d;
+    if (x == NULL) return;
+    if (x->z_ready) inflateEnd(&x->z);
+    free(x->layers);
+    free(x->canvas);
+    free(x->sums);
+    free(x->tile);
+    free(x->mask_tile);
+    free(x->linear16);
+    free(x);
+}
+
+/* Sets the component size, kind and transfer of `precision` (read per the version's numbering). */
+static int vgn_xcf_precision(vgn_xcf *x, uint32_t precision)
+{
+    if (x->version == 4) {
+        static const uint32_t v4[5] = {150, 250, 300, 500, 600};
+        if (precision > 4) return -1;
+        precision = v4[precision];
+    } else if (x->version == 5 || x->version == 6) {
+        if (precision == 400 || precision == 450 || precision == 500 || precision == 550) precision += 100;
+    }
+    x->linear = precision % 100 == 0;
+    switch (precision / 100) {
+    case 1: x->component_bytes = 1; break;
+    case 2: x->component_bytes = 2; break;
+    case 3: x->component_bytes = 4; break;
+    case 5: x->component_bytes = 2, x->is_float = 1; break;
+    case 6: x->component_bytes = 4, x->is_float = 1; break;
+    case 7: x->component_bytes = 8, x->is_float = 1; break;
+    default: return -1;
+    }
+    return precision % 50 == 0 ? 0 : -1;
+}
+
+static vgn_decoder *vgn_xcf_fail(vgn_xcf *x, vgn_error *err, int code, const char *msg)
+{
+    vgn_err_fill(err, code, msg, NULL);
+    vgn_xcf_close(&x->base);
+    return NULL;
+}
+
+vgn_decoder *vgn_xcf_open(const uint8_t *data, size_t size, uint32_t target, vgn_image_info *info, vgn_error *err)
+{
+    vgn_xcf *x;
+    uint64_t pos, ptr, work = 0;
+    uint32_t i, precision = 150, count = 0, longest;
+    char msg[VGN_MSG_LEN];
+    if (data == NULL || info == NULL) {
+        vgn_err_fill(err, VGN_E_STATE, "no data", NULL);
+        return NULL;
+    }
+    memset(info, 0, sizeof *info);
+    if (size < 14 || memcmp(data, "gimp xcf ", 9) != 0 || data[13] != 0) {
+        vgn_err_fill(err, VGN_E_INVALID, "no \"gimp xcf\" header", NULL);
+        return NULL;
+    }
+    x = (vgn_xcf *)calloc(1, sizeof *x);
+    if (x == NULL) {
+        vgn_err_fill(err, VGN_E_NOMEM, "out of memory", NULL);
+        return NULL;
+    }
+    x->base.read_rows = vgn_xcf_read_rows;
+    x->base.close = vgn_xcf_close;
+    x->data = data;
+    x->size = size;
+    if (memcmp(data + 9, "file", 4) == 0) {
+        x->version = 0;
+    } else if (data[9] == 'v' && data[10] >= '0' && data[10] <= '9' && data[11] >= '0' && data[11] <= '9' && data[12] >= '0' &&
+               data[12] <= '9') {
+        x->version = (uint32_t)(data[10] - '0') * 100 + (uint32_t)(data[11] - '0') * 10 + (uint32_t)(data[12] - '0');
+    } else {
+        return vgn_xcf_fail(x, err, VGN_E_INVALID, "the XCF version is not a number");
+    }
+    if (x->version >= 100) return vgn_xcf_fail(x, err, VGN_E_UNSUPPORTED, "CinePaint's XCF (version 100 and up) is another format");
+    x->pointer_bytes = x->version >= 11 ? 8 : 4;
+    if (vgn_xcf_u32(x, 14, &x->width) != 0 || vgn_xcf_u32(x, 18, &x->height) != 0 || vgn_xcf_u32(x, 22, &x->base_type) != 0)
+        return vgn_xcf_fail(x, err, VGN_E_TRUNCATED, "the header ends early");
+    if (x->width == 0 || x->height == 0 || x->width > 524288 || x->height > 524288)
+        return vgn_xcf_fail(x, err, VGN_E_INVALID, "the canvas size is not one GIMP allows (1 to 524,288 pixels a side)");
+    if (x->base_type > 2) return vgn_xcf_fail(x, err, VGN_E_INVALID, "the colour mode is none of RGB, grey and indexed");
+    pos = 26;
+    if (x->version >= 4) {
+        if (vgn_xcf_u32(x, pos, &precision) != 0) return vgn_xcf_fail(x, err, VGN_E_TRUNCATED, "the header ends early");
+        pos += 4;
+    }
+    if (vgn_xcf_precision(x, precision) != 0) {
+        snprintf(msg, sizeof msg, "precision %u is not one GIMP writes", precision);
+        return vgn_xcf_fail(x, err, VGN_E_UNSUPPORTED, msg);
+    }
+    x->compression = 0;
+    if (vgn_xcf_props(x, &pos, vgn_xcf_image_prop, NULL) != 0)
+        return vgn_xcf_fail(x, err, VGN_E_TRUNCATED, "the image's properties are damaged or cut short");
+    if (x->compression > 2) {
+        snprintf(msg, sizeof msg, "compression %d is not one GIMP writes", x->compression);
+        return vgn_xcf_fail(x, err, VGN_E_UNSUPPORTED, msg);
+    }
+    if (x->base_type == 2 && x->component_bytes != 1)
+        return vgn_xcf_fail(x, err, VGN_E_INVALID, "an indexed image must be 8-bit");
+    /* The layer pointers, topmost first, up to a zero. */
+    for (;;) {
+        if (vgn_xcf_pointer(x, pos + (uint64_t)count * x->pointer_bytes, &ptr) != 0)
+            return vgn_xcf_fail(x, err, VGN_E_TRUNCATED, "the list of layers is cut short");
+        if (ptr == 0) break;
+        if (++count > VGN_XCF_MAX_LAYERS) return vgn_xcf_fail(x, err, VGN_E_LIMIT, "more than 65,536 layers");
+    }
+    x->layers = (vgn_xcf_layer *)calloc(count > 0 ? count : 1, sizeof *x->layers);
+    if (x->layers == NULL) return vgn_xcf_fail(x, err, VGN_E_NOMEM, "out of memory");
+    x->layer_count = count;
+    for (i = 0; i < count; i++) {
+        vgn_xcf_layer *l = &x->layers[i];
+        uint64_t at;
+        (void)vgn_xcf_pointer(x, pos + (uint64_t)i * x->pointer_bytes, &at);
+        l->opacity = 1.0f;
+        l->visible = 1;
+        l->apply_mask = 1;
+        if (vgn_xcf_u32(x, at, &l->width) != 0 || vgn_xcf_u32(x, at + 4, &l->height) != 0 ||
+            vgn_xcf_u32(x, at + 8, &l->type) != 0) {
+            snprintf(msg, sizeof msg, "layer %u is past the end of the file", i + 1);
+            return vgn_xcf_fail(x, err, VGN_E_TRUNCATED, msg);
+        }
+        at += 12;
+        if (vgn_xcf_skip_string(x, &at) != 0 || vgn_xcf_props(x, &at, vgn_xcf_layer_prop, l) != 0 ||
+            vgn_xcf_pointer(x, at, &l->hierarchy) != 0 || vgn_xcf_pointer(x, at + x->pointer_bytes, &l->mask) != 0) {
+            snprintf(msg, sizeof msg, "layer %u is damaged or cut short", i + 1);
+            return vgn_xcf_fail(x, err, VGN_E_TRUNCATED, msg);
+        }
+        if (l->width == 0 || l->height == 0 || l->width > 524288 || l->height > 524288 || vgn_xcf_channels(l->type) == 0 ||
+            (l->type >= 4) != (x->base_type == 2)) {
+            snprintf(msg, sizeof msg, "layer %u has a size or colour mode GIMP does not write", i + 1);
+            return vgn_xcf_fail(x, err, VGN_E_INVALID, msg);
+        }
+        if (l->visible && !l->floating && l->depth <= 1 && l->opacity > 0.0f) {
+            int64_t x0 = l->x > 0 ? l->x : 0, y0 = l->y > 0 ? l->y : 0;
+            int64_t x1 = (int64_t)l->x + l->width, y1 = (int64_t)l->y + l->height;
+            if (x1 > x->width) x1 = x->width;
+            if (y1 > x->height) y1 = x->height;
+            if (x1 > x0 && y1 > y0) work += (uint64_t)(x1 - x0) * (uint64_t)(y1 - y0);
+        }
+    }
+    if (work > VGN_XCF_MAX_WORK)
+        return vgn_xcf_fail(x, err, VGN_E_LIMIT, "the visible layers hold more than 2^31 pixels together");
+    if (work > (uint64_t)size * VGN_XCF_PIXELS_PER_BYTE + VGN_XCF_FREE_WORK)
+        return vgn_xcf_fail(x, err, VGN_E_LIMIT,
+                            "the visible layers hold more pixels than a file this size can store: they share their pixels");
+    longest = x->width > x->height ? x->width : x->height;
+    x->k = target > 0 && longest / 2 / target > 1 ? longest / 2 / target : 1;
+    x->base.width = (x->width + x->k - 1) / x->k;
+    x->base.height = (x->height + x->k - 1) / x->k;
+    x->base.extent_width = (double)x->width / x->k;
+    x->base.extent_height = (double)x->height / x->k;
+    x->base.working = (size_t)x->base.width * x->base.height * 8 * sizeof(float) +
+                      (size_t)VGN_XCF_TILE * VGN_XCF_TILE * 5 * (size_t)x->component_bytes + 65536 * sizeof(float);
+    for (i = 0; i < 256; i++) x->linear8[i] = vgn_xcf_decode_srgb((float)i / 255.0f);
+    info->width = x->width;
+    info->height = x->height;
+    info->components = x->base_type == 1 ? 2 : 4;
+    info->bit_depth = x->component_bytes * 8;
+    info->has_alpha = 1;
+    info->orientation = 1;
+    vgn_err_fill(err, VGN_OK, NULL, NULL);
+    return &x->base;
+}
