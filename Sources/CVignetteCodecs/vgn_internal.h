@@ -34,16 +34,17 @@ VGN_HIDDEN void vgn_copy_message(char *dst, const char *src);
 /* Records a warning (counts it; keeps the first text). */
 VGN_HIDDEN void vgn_warn_add(vgn_warnings *w, const char *msg);
 
-/* Fills err (if non-NULL) with code, message (NULL -> "") and the warnings (NULL -> none). */
 /* Caps the calling process's private memory (RLIMIT_DATA) at what it holds now plus `extra` bytes:
  * a forked child inherits its parent's heap, so a fixed limit would mean something else in every
- * process. For the children that run a library over hostile input (vgn_child.c, vgn_isolate.c). */
+ * process. For the children that run a library over hostile input (vgn_child.c, vgn_isolate.c),
+ * forked or started as vignette-decode. */
 VGN_HIDDEN void vgn_cap_private_memory(size_t extra);
 
 /* Linear light to an 8-bit sRGB value: clamped to 0-1 (NaN and negatives 0), then the sRGB curve
  * (OpenEXR and Radiance HDR are shown as a display would). */
 VGN_HIDDEN uint8_t vgn_linear_to_srgb8(float v);
 
+/* Fills err (if non-NULL) with code, message (NULL -> "") and the warnings (NULL -> none). */
 VGN_HIDDEN void vgn_err_fill(vgn_error *err, int code, const char *msg, const vgn_warnings *w);
 
 /* The size of the regular file open as `fd`, for a decoder that reads it through the descriptor
@@ -84,10 +85,10 @@ struct vgn_decoder {
     const struct vgn_icc *cmyk_transform; /* set by vgn_decoder_set_cmyk_transform before the first read */
 };
 
-/* In a forked decoder child: fault signals back to their default action, stderr to /dev/null. */
+/* In a decoder child: fault signals back to their default action, stderr to /dev/null. */
 VGN_HIDDEN void vgn_child_quiet(void);
 
-/* Pipes to forked decoders (vgn_isolate.c, vgn_raw.c). The monotonic clock in milliseconds. */
+/* Pipes to decoder children (vgn_isolate.c, vgn_child.c). The monotonic clock in milliseconds. */
 VGN_HIDDEN int64_t vgn_monotonic_ms(void);
 
 /* Writes all n bytes (retrying on EINTR); 0, or -1 on error. */

@@ -163,6 +163,7 @@ typedef struct {
     float *sums;        /* one layer's premultiplied sums, the same size */
     uint8_t *tile;      /* a tile's pixels as stored, interleaved */
     uint8_t *mask_tile; /* its mask's */
+    uint8_t *planes;    /* one RLE byte plane of a tile */
     float linear8[256]; /* 8-bit perceptual values in linear light */
     float *linear16;    /* 16-bit ones, for 16-bit perceptual integers only */
     z_stream z;
@@ -368,9 +369,9 @@ static float vgn_xcf_linear(const vgn_xcf *x, const uint8_t *p)
     return vgn_xcf_decode_srgb(vgn_xcf_component(x, p));
 }
 
-/* Decodes one RLE byte plane of n bytes to out[i * stride]: the input's bytes used, -1 for a run
+/* Decodes one RLE byte plane of n bytes to out (contiguous): the input's bytes used, -1 for a run
  * past the plane's end, -2 when the input ends first. */
-static long vgn_xcf_rle_plane(const uint8_t *in, size_t in_len, uint8_t *out, size_t n, size_t stride)
+static long vgn_xcf_rle_plane(const uint8_t *in, size_t in_len, uint8_t *out, size_t n)
 {
     size_t pos = 0, done = 0;
     while (done < n) {
@@ -390,7 +391,8 @@ static long vgn_xcf_rle_plane(const uint8_t *in, size_t in_len, uint8_t *out, si
             if (count > n - done) return -1;
             if (pos >= in_len) return -2;
             v = in[pos++];
-            for (; count > 0; count--, done++) out[done * stride] = v;
+            memset(out + done, v, count);
+            done += count;
         } else {
             if (op == 128) {
                 if (in_len - pos < 2) return -2;
@@ -401,7 +403,9 @@ static long vgn_xcf_rle_plane(const uint8_t *in, size_t in_len, uint8_t *out, si
             }
             if (count > n - done) return -1;
             if (in_len - pos < count) return -2;
-            for (; count > 0; count--, done++) out[done * stride] = in[pos++];
+            memcpy(out + done, in + pos, count);
+            done += count;
+            pos += count;
         }
     }
     return (long)pos;
@@ -437,13 +441,15 @@ static int vgn_xcf_tile(vgn_xcf *x, uint64_t level, uint32_t width, uint32_t hei
         uint32_t plane;
         size_t pos = 0;
         for (plane = 0; plane < bpp; plane++) {
-            long used = vgn_xcf_rle_plane(in + pos, avail - pos, out + plane, pixels, bpp);
+            long used = vgn_xcf_rle_plane(in + pos, avail - pos, x->planes, pixels);
+            size_t i;
             if (used < 0) {
                 *why = used == -2 && start + avail == x->size ? "the file ends before its data does"
                                                               : "its run-length data is damaged";
                 return -1;
             }
             pos += (size_t)used;
+            for (i = 0; i < pixels; i++) out[i * bpp + plane] = x->planes[i];
         }
     } else if (x->compression == 2) {
         int rc;
@@ -658,32 +664,51 @@ static void vgn_xcf_draw_layer(vgn_xcf *x, const vgn_xcf_layer *l, uint32_t numb
             vgn_warn_add(&x->warnings, msg);
             continue;
         }
-        for (j = 0; j < th; j++) {
-            int64_t py = ty + j;
-            float *row;
-            if (py < y0 || py >= y1) continue;
-            row = x->sums + (size_t)((uint64_t)py / k) * cw * 4;
-            for (i = 0; i < tw; i++) {
-                int64_t px = tx + i;
-                const uint8_t *p = x->tile + ((size_t)j * tw + i) * bpp;
-                float r, g, b, a, *cell;
-                if (px < x0 || px >= x1) continue;
-                if (indexed) {
-                    uint32_t c = p[0] < x->colors ? p[0] : 0;
-                    r = x->linear8[x->colormap[c * 3]], g = x->linear8[x->colormap[c * 3 + 1]], b = x->linear8[x->colormap[c * 3 + 2]];
-                    a = !has_alpha ? 1.0f : p[1] >= 128 ? 1.0f : 0.0f;
-                } else if (channels >= 3) {
-                    r = vgn_xcf_linear(x, p);
-                    g = vgn_xcf_linear(x, p + x->component_bytes);
-                    b = vgn_xcf_linear(x, p + 2 * x->component_bytes);
-                    a = has_alpha ? vgn_xcf_component(x, p + 3 * x->component_bytes) : 1.0f;
-                } else {
-                    r = g = b = vgn_xcf_linear(x, p);
-                    a = has_alpha ? vgn_xcf_component(x, p + x->component_bytes) : 1.0f;
+        /* the tile's columns on the canvas: [i0, i1), the first in cell c0 at offset o0 within it */
+        {
+            uint32_t i0 = tx < x0 ? (uint32_t)(x0 - tx) : 0, i1 = tx + tw > x1 ? (uint32_t)(x1 - tx) : tw;
+            uint32_t c0 = (uint32_t)(tx + i0) / k, o0 = (uint32_t)(tx + i0) % k;
+            const int plain8 = x->component_bytes == 1 && !x->linear && !indexed;
+            for (j = 0; j < th; j++) {
+                int64_t py = ty + j;
+                const uint8_t *p, *m;
+                float *cell;
+                uint32_t o = o0;
+                if (py < y0 || py >= y1) continue;
+                cell = x->sums + ((size_t)((uint32_t)py / k) * cw + c0) * 4;
+                p = x->tile + ((size_t)j * tw + i0) * bpp;
+                m = x->mask_tile + ((size_t)j * tw + i0) * mask_bpp;
+                for (i = i0; i < i1; i++, p += bpp, m += mask_bpp) {
+                    float r, g, b, a;
+                    if (plain8) { /* the common case, without the general readers' branches */
+                        r = x->linear8[p[0]];
+                        if (channels >= 3) {
+                            g = x->linear8[p[1]], b = x->linear8[p[2]];
+                            a = has_alpha ? p[3] * (1.0f / 255.0f) : 1.0f;
+                        } else {
+                            g = b = r;
+                            a = has_alpha ? p[1] * (1.0f / 255.0f) : 1.0f;
+                        }
+                    } else if (indexed) {
+                        uint32_t c = p[0] < x->colors ? p[0] : 0;
+                        r = x->linear8[x->colormap[c * 3]], g = x->linear8[x->colormap[c * 3 + 1]], b = x->linear8[x->colormap[c * 3 + 2]];
+                        a = !has_alpha ? 1.0f : p[1] >= 128 ? 1.0f : 0.0f;
+                    } else if (channels >= 3) {
+                        r = vgn_xcf_linear(x, p);
+                        g = vgn_xcf_linear(x, p + x->component_bytes);
+                        b = vgn_xcf_linear(x, p + 2 * x->component_bytes);
+                        a = has_alpha ? vgn_xcf_component(x, p + 3 * x->component_bytes) : 1.0f;
+                    } else {
+                        r = g = b = vgn_xcf_linear(x, p);
+                        a = has_alpha ? vgn_xcf_component(x, p + x->component_bytes) : 1.0f;
+                    }
+                    if (use_mask) a *= vgn_xcf_component(x, m);
+                    cell[0] += r * a, cell[1] += g * a, cell[2] += b * a, cell[3] += a;
+                    if (++o == k) {
+                        o = 0;
+                        cell += 4;
+                    }
                 }
-                if (use_mask) a *= vgn_xcf_component(x, x->mask_tile + ((size_t)j * tw + i) * mask_bpp);
-                cell = row + (size_t)((uint64_t)px / k) * 4;
-                cell[0] += r * a, cell[1] += g * a, cell[2] += b * a, cell[3] += a;
             }
         }
     }
@@ -722,11 +747,12 @@ static int vgn_xcf_read_rows(vgn_decoder *d, uint8_t *dst, size_t stride, int ma
         x->sums = (float *)malloc(cells * 4 * sizeof(float));
         x->tile = (uint8_t *)malloc((size_t)VGN_XCF_TILE * VGN_XCF_TILE * 4 * (size_t)x->component_bytes);
         x->mask_tile = (uint8_t *)malloc((size_t)VGN_XCF_TILE * VGN_XCF_TILE * (size_t)x->component_bytes);
+        x->planes = (uint8_t *)malloc((size_t)VGN_XCF_TILE * VGN_XCF_TILE);
         if (!x->linear && !x->is_float && x->component_bytes == 2 && (x->linear16 = (float *)malloc(65536 * sizeof(float))) != NULL) {
             uint32_t i;
             for (i = 0; i < 65536; i++) x->linear16[i] = vgn_xcf_decode_srgb((float)i / 65535.0f);
         }
-        if (x->canvas == NULL || x->sums == NULL || x->tile == NULL || x->mask_tile == NULL) {
+        if (x->canvas == NULL || x->sums == NULL || x->tile == NULL || x->mask_tile == NULL || x->planes == NULL) {
             vgn_err_fill(err, VGN_E_NOMEM, "out of memory for the composited layers", &x->warnings);
             return VGN_E_NOMEM;
         }
@@ -766,6 +792,7 @@ static void vgn_xcf_close(vgn_decoder *d)
     free(x->sums);
     free(x->tile);
     free(x->mask_tile);
+    free(x->planes);
     free(x->linear16);
     free(x);
 }
@@ -910,7 +937,7 @@ vgn_decoder *vgn_xcf_open(const uint8_t *data, size_t size, uint32_t target, vgn
     x->base.extent_width = (double)x->width / x->k;
     x->base.extent_height = (double)x->height / x->k;
     x->base.working = (size_t)x->base.width * x->base.height * 8 * sizeof(float) +
-                      (size_t)VGN_XCF_TILE * VGN_XCF_TILE * 5 * (size_t)x->component_bytes + 65536 * sizeof(float);
+                      (size_t)VGN_XCF_TILE * VGN_XCF_TILE * (5 * (size_t)x->component_bytes + 1) + 65536 * sizeof(float);
     for (i = 0; i < 256; i++) x->linear8[i] = vgn_xcf_decode_srgb((float)i / 255.0f);
     info->width = x->width;
     info->height = x->height;
