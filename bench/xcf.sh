@@ -2,7 +2,8 @@
 # GIMP documents: 256 px thumbnails of layered XCF files by vignette against ImageMagick (the XCF
 # reader most tools reach through: `convert doc.xcf -flatten -thumbnail`) and GIMP itself
 # (gimp-console loading, merging and scaling: what GIMP's own thumbnailer amounts to), same files,
-# same run; and how close each side's picture is to GIMP's.
+# same run; and how close each side's picture is to GIMP's. (ImageMagick 6.9.11, Debian 12's,
+# cannot read the XCF version 11 GIMP 2.10 writes: its times are those of the failure.)
 #
 #   bench/xcf.sh [RUNS]     default 3 runs; needs gimp (gimp-console-2.10), imagemagick, and the
 #                           photo corpus (bench/make-corpus.sh)
@@ -100,6 +101,7 @@ for r in range(runs):
             times[side].setdefault(f, []).append(time.perf_counter() - t)
             if rc != 0 or not os.path.exists(png): failed[side].add(os.path.basename(f))
 def psnr(a, b):
+    if not os.path.exists(a) or not os.path.exists(b): return 'no picture'
     r = subprocess.run(['compare', '-metric', 'PSNR', a, b, 'null:'], capture_output=True, text=True)
     return r.stderr.strip().split()[0] if r.stderr.strip() else '?'
 print(f'\nmedian wall time a file over {runs} runs (one process per file); PSNR (dB) against GIMP\'s thumbnail')
@@ -119,4 +121,7 @@ print(f'\nImageMagick / vignette: {totals["ImageMagick"] / totals["vignette"]:.1
 print(f'GIMP / vignette: {totals["GIMP"] / totals["vignette"]:.1f}x')
 for side, names in failed.items():
     if names: print(f'{side} failed on: {", ".join(sorted(names))}')
+if failed['ImageMagick']:
+    r = subprocess.run(['convert', files[0], '-flatten', os.path.join(out, 'im.png')], capture_output=True, text=True)
+    print(f'ImageMagick says: {r.stderr.strip()}')
 PY
