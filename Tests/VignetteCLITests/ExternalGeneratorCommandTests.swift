@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import VignetteCore
+import VignetteImaging
 
 @Suite("External generators through the CLI")
 struct ExternalGeneratorCommandTests {
@@ -126,6 +128,27 @@ struct ExternalGeneratorCommandTests {
             #expect(r.status == 0, "\(r.stderr)")
             let got = pngSize(try Data(contentsOf: URL(fileURLWithPath: dir + "/\(file).png")))
             #expect(got?.0 == size.0 && got?.1 == size.1)
+        }
+    }
+
+    @Test(.enabled(if: installed("gs"), "needs ghostscript"))
+    func postScriptAndEPSThumbnailsComeFromGhostscriptFirstPageOnly() throws {
+        let dir = try CLI.tempDirectory()
+        let fixtures = root + "/Tests/VignetteGeneratorsTests/Fixtures/external/"
+        // box.eps: a 200 × 100 point bounding box, red, a blue disc in the middle; pages.ps: two A4
+        // pages, the first with a green rectangle, the second a red one.
+        for (file, size, centre) in [("box.eps", (128, 64), [0, 0, 255]), ("pages.ps", (90, 128), [0, 127, 0])] {
+            let which = try CLI.run(["which", "--no-system-thumbnailers", fixtures + file])
+            #expect(which.stdout.contains("thumbnail: postscript answers\n"), "\(which.stdout)")
+            let out = dir + "/\(file).png"
+            let r = try CLI.run(["thumbnail", "-s", "128", "--no-fallback", "--no-system-thumbnailers", fixtures + file, "-o", out])
+            #expect(r.status == 0, "\(r.stderr)")
+            let png = try Data(contentsOf: URL(fileURLWithPath: out))
+            let image = try png.withUnsafeBytes { try ImageDecoder.png($0, request: ThumbnailRequest(maxPixelSize: 128)) }
+            #expect(image.bitmap.width == size.0 && image.bitmap.height == size.1)
+            let i = (image.bitmap.height / 2 * image.bitmap.width + image.bitmap.width / 2) * 4
+            let pixel = image.bitmap.pixels[i..<i + 3].map(Int.init)
+            #expect(zip(pixel, centre).allSatisfy { abs($0 - $1) <= 8 }, "\(file): \(pixel)")
         }
     }
 

@@ -161,7 +161,7 @@ struct ExternalLoaderTests {
         let result = ExternalFixtures.load([Self.shipped])
         #expect(result.warnings.isEmpty, "\(result.warnings)")
         let loaded = Set(result.registry.generators.map(\.identifier))
-        for (id, tool) in [("svg", "rsvg-convert")] {
+        for (id, tool) in [("svg", "rsvg-convert"), ("postscript", "gs")] {
             if ExternalFixtures.installed(tool) {
                 #expect(loaded.contains(id))
             } else {
