@@ -39,12 +39,14 @@ extension ImageDecoder {
         static let isolatedTimeout: UInt32 = 30_000
 
         /// Where `vignette-decode` is, told to the shim once: the program the isolated decoders and
-        /// the PDF, media and camera RAW readers start as, beside the executable (a build tree) or
-        /// in `../libexec/vignette/` (an install); without it they run in a fork of this process.
+        /// the PDF, media and camera RAW readers start as: `$VIGNETTE_DECODE` (how a program using
+        /// the library names it), else beside the executable (a build tree) or in
+        /// `../libexec/vignette/` (an install); without it they run in a fork of this process.
         static let helper: String? = {
             let exe = BuiltInResources.executableDirectory
-            let path = [exe + "/vignette-decode", exe + "/../libexec/vignette/vignette-decode"].first {
-                FileManager.default.isExecutableFile(atPath: $0)
+            let named = ProcessInfo.processInfo.environment["VIGNETTE_DECODE"].map { [$0] } ?? []
+            let path = (named + [exe + "/vignette-decode", exe + "/../libexec/vignette/vignette-decode"]).first {
+                !$0.isEmpty && FileManager.default.isExecutableFile(atPath: $0)
             }
             vgn_isolate_set_helper(path)
             return path

@@ -29,6 +29,26 @@ struct ThumbnailCommandTests {
         #expect(r.stderr == "vignette: bad\\xFFname.jpg: the file name is not valid UTF-8\n")
     }
 
+    @Test func vignetteDecodeNamesTheHelperTheReadersStartAs() throws {
+        let dir = try CLI.tempDirectory()
+        let helper = (CLI.binary as NSString).deletingLastPathComponent + "/vignette-decode"
+        // A helper that notes each start, then becomes the real one (its descriptors 3-5 kept).
+        let wrapper = dir + "/decode.sh"
+        try "#!/bin/sh\necho \"$2\" >> '\(dir)/started'\nexec '\(helper)' \"$@\"\n".write(
+            toFile: wrapper, atomically: true, encoding: .utf8)
+        #expect(chmod(wrapper, 0o755) == 0)
+        let pdf = CLI.packageRoot + "/Samples/report.pdf"
+        let r = try CLI.run(["thumbnail", "-s", "64", pdf, "-o", dir + "/a.png"], environment: ["VIGNETTE_DECODE": wrapper])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try String(contentsOfFile: dir + "/started", encoding: .utf8) == "poppler\n")
+        // A path that is no executable is passed over: the helper beside the binary is used.
+        let missing = try CLI.run(["thumbnail", "-s", "64", pdf, "-o", dir + "/b.png"], environment: ["VIGNETTE_DECODE": dir + "/none"])
+        #expect(missing.status == 0, "\(missing.stderr)")
+        let a = try #require(pngSize(try Data(contentsOf: URL(fileURLWithPath: dir + "/a.png"))))
+        let b = try #require(pngSize(try Data(contentsOf: URL(fileURLWithPath: dir + "/b.png"))))
+        #expect(a == b && a.1 == 64)
+    }
+
     @Test func oneInputWritesTheNamedFile() throws {
         let dir = try CLI.tempDirectory()
         let r = try CLI.run(["thumbnail", "-s", "128", "Samples/photo.jpg", "-o", dir + "/t.png"], currentDirectory: root)
