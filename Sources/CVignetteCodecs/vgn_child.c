@@ -7,9 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -98,32 +96,24 @@ int vgn_child_helper_main(int argc, char **argv)
 {
     static const vgn_child_reader *const readers[] = {&vgn_pdf_reader, &vgn_media_reader, &vgn_raw_reader};
     const vgn_child_reader *reader = NULL;
-    unsigned long long size, max_memory;
+    unsigned long long max_memory;
     const uint8_t *data = NULL;
+    size_t size = 0, i;
     uint8_t request[4096];
     const char *path = argc == 6 ? argv[5] : NULL;
-    struct stat st;
     char *end = NULL;
-    size_t i;
     if (argc != 5 && argc != 6) return 2;
     for (i = 0; i < sizeof readers / sizeof readers[0]; i++)
         if (strcmp(argv[2], readers[i]->name) == 0) reader = readers[i];
-    size = strtoull(argv[3], &end, 10);
-    if (reader == NULL || end == argv[3] || *end != '\0') return 2;
     max_memory = strtoull(argv[4], &end, 10);
-    if (end == argv[4] || *end != '\0') return 2;
-    if (fstat(3, &st) != 0 || (unsigned long long)st.st_size != size || fcntl(5, F_GETFD) < 0) return 2;
-    if (size > 0) {
-        data = (const uint8_t *)mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, 3, 0);
-        if (data == MAP_FAILED) return 2;
-    }
-    close(3);
+    if (reader == NULL || end == argv[4] || *end != '\0' || fcntl(5, F_GETFD) < 0 || vgn_helper_input(argv[3], &data, &size) != 0)
+        return 2;
     if (reader->request_size > sizeof request || vgn_fd_read_all(4, request, reader->request_size, -1) != 0) return 2;
     close(4);
     if (reader->path_offset != VGN_CHILD_NO_PATH) memcpy(request + reader->path_offset, &path, sizeof path);
     vgn_child_quiet();
     if (max_memory > 0) vgn_cap_private_memory((size_t)max_memory);
-    reader->body(5, data, (size_t)size, reader->request_size > 0 ? request : NULL);
+    reader->body(5, data, size, reader->request_size > 0 ? request : NULL);
     return 0;
 }
 

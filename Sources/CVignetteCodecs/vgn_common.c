@@ -168,10 +168,26 @@ int vgn_fd_file_size(int fd, const char *format, vgn_image_info *info, uint64_t 
     return VGN_OK;
 }
 
+float vgn_srgb_encode(float v)
+{
+    return v <= 0.0031308f ? v * 12.92f : 1.055f * powf(v, 1.0f / 2.4f) - 0.055f;
+}
+
+float vgn_srgb_decode(float v)
+{
+    return v <= 0.04045f ? v / 12.92f : powf((v + 0.055f) / 1.055f, 2.4f);
+}
+
 uint8_t vgn_linear_to_srgb8(float v)
 {
     if (!(v > 0.0f)) return 0; /* NaN too */
     if (v >= 1.0f) return 255;
-    v = v <= 0.0031308f ? v * 12.92f : 1.055f * powf(v, 1.0f / 2.4f) - 0.055f;
-    return (uint8_t)(v * 255.0f + 0.5f);
+    return (uint8_t)(vgn_srgb_encode(v) * 255.0f + 0.5f);
+}
+
+double vgn_half(uint16_t h)
+{
+    int e = (h >> 10) & 31, m = h & 1023;
+    double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(m + 1024, e - 25);
+    return (h & 0x8000) ? -v : v;
 }

@@ -44,6 +44,13 @@ VGN_HIDDEN void vgn_cap_private_memory(size_t extra);
  * (OpenEXR and Radiance HDR are shown as a display would). */
 VGN_HIDDEN uint8_t vgn_linear_to_srgb8(float v);
 
+/* The sRGB curve, unclamped: linear light to encoded values, and back. */
+VGN_HIDDEN float vgn_srgb_encode(float v);
+VGN_HIDDEN float vgn_srgb_decode(float v);
+
+/* Half-precision (IEEE 754 binary16) to double, NaN and infinities kept. */
+VGN_HIDDEN double vgn_half(uint16_t h);
+
 /* Fills err (if non-NULL) with code, message (NULL -> "") and the warnings (NULL -> none). */
 VGN_HIDDEN void vgn_err_fill(vgn_error *err, int code, const char *msg, const vgn_warnings *w);
 
@@ -133,6 +140,11 @@ VGN_HIDDEN int vgn_child_start(vgn_child *c, const vgn_child_reader *reader, con
 /* vignette-decode's main for `reader NAME SIZE MAX-MEMORY [PATH]`: the input in a memfd on fd 3,
  * the request's bytes on fd 4, the answer to fd 5. */
 VGN_HIDDEN int vgn_child_helper_main(int argc, char **argv);
+
+/* In vignette-decode: the input of `size_arg` bytes (a decimal number) mapped from the memfd on
+ * fd 3, which is then closed; *data is NULL for 0 bytes. 0, or -1 when the number or the memfd is
+ * not what the caller sent. */
+VGN_HIDDEN int vgn_helper_input(const char *size_arg, const uint8_t **data, size_t *size);
 
 /* Whether vgn_isolate_set_helper has named the helper program. */
 VGN_HIDDEN int vgn_helper_named(void);

@@ -367,14 +367,30 @@ done:
     return pid;
 }
 
+int vgn_helper_input(const char *size_arg, const uint8_t **data, size_t *size)
+{
+    struct stat st;
+    char *end = NULL;
+    unsigned long long n = strtoull(size_arg, &end, 10);
+    *data = NULL;
+    if (end == size_arg || *end != '\0' || n > SIZE_MAX || fstat(3, &st) != 0 || (unsigned long long)st.st_size != n) return -1;
+    if (n > 0) {
+        void *p = mmap(NULL, (size_t)n, PROT_READ, MAP_PRIVATE, 3, 0);
+        if (p == MAP_FAILED) return -1;
+        *data = (const uint8_t *)p;
+    }
+    close(3);
+    *size = (size_t)n;
+    return 0;
+}
+
 int vgn_isolate_helper_main(int argc, char **argv)
 {
     vgn_isolated_opener opener = NULL;
     vgn_error err;
-    struct stat st;
     char *end = NULL;
     unsigned long target;
-    unsigned long long size;
+    size_t size;
     const uint8_t *data;
     memset(&err, 0, sizeof err);
     if (argc >= 2 && strcmp(argv[1], "reader") == 0) return vgn_child_helper_main(argc, argv);
@@ -384,8 +400,6 @@ int vgn_isolate_helper_main(int argc, char **argv)
     }
     target = strtoul(argv[2], &end, 10);
     if (end == argv[2] || *end != '\0' || target > UINT32_MAX) return 2;
-    size = strtoull(argv[3], &end, 10);
-    if (end == argv[3] || *end != '\0' || size == 0) return 2;
     if (strcmp(argv[1], "libheif") == 0) {
         vgn_error ignored;
         if (vgn_library_load(VGN_LIB_HEIF, &err) != 0) opener = NULL;
@@ -404,10 +418,7 @@ int vgn_isolate_helper_main(int argc, char **argv)
     } else {
         return 2;
     }
-    if (fstat(3, &st) != 0 || (unsigned long long)st.st_size != size || fcntl(4, F_GETFD) < 0 || fcntl(5, F_GETFD) < 0) return 2;
-    data = (const uint8_t *)mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, 3, 0);
-    if (data == MAP_FAILED) return 2;
-    close(3);
+    if (fcntl(4, F_GETFD) < 0 || fcntl(5, F_GETFD) < 0 || vgn_helper_input(argv[3], &data, &size) != 0 || size == 0) return 2;
     if (opener == NULL) {
         vgn_iso_header header;
         memset(&header, 0, sizeof header);
@@ -416,7 +427,7 @@ int vgn_isolate_helper_main(int argc, char **argv)
         (void)vgn_fd_write_all(5, &header, sizeof header);
         return 0;
     }
-    vgn_iso_child(4, 5, opener, data, (size_t)size, (uint32_t)target);
+    vgn_iso_child(4, 5, opener, data, size, (uint32_t)target);
     return 0;
 }
 

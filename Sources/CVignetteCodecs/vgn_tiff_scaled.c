@@ -133,14 +133,6 @@ static size_t vgn_scaled_band_bytes(const vgn_tiff *t)
     return (((size_t)t->base.width + t->s_tw - 1) / t->s_tw) * t->s_tw * t->p_spp * vgn_scaled_bytes(t) * t->s_th;
 }
 
-/* Half-precision (IEEE 754 binary16) to double. */
-static double vgn_half(uint16_t h)
-{
-    int e = (h >> 10) & 31, m = h & 1023;
-    double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(m + 1024, e - 25);
-    return (h & 0x8000) ? -v : v;
-}
-
 /* Row `y`'s samples as numbers, in t->s_values (libtiff has put them in native byte order). */
 static int vgn_scaled_row(vgn_tiff *t, uint32_t y)
 {

@@ -47,7 +47,6 @@ enum {
     VGN_XCF_PROP_APPLY_MASK = 11,
     VGN_XCF_PROP_OFFSETS = 15,
     VGN_XCF_PROP_COMPRESSION = 17,
-    VGN_XCF_PROP_GROUP_ITEM = 29,
     VGN_XCF_PROP_ITEM_PATH = 30,
     VGN_XCF_PROP_FLOAT_OPACITY = 33,
     VGN_XCF_PROP_COMPOSITE_MODE = 35,
@@ -312,15 +311,6 @@ static int vgn_xcf_channels(uint32_t type)
     return type < 6 ? channels[type] : 0;
 }
 
-static float vgn_xcf_half(uint16_t h)
-{
-    uint32_t sign = (uint32_t)(h >> 15) << 31, exp = (h >> 10) & 0x1F, mant = h & 0x3FF, bits;
-    if (exp == 0) return (sign ? -1.0f : 1.0f) * (float)mant / 16777216.0f; /* 2^-24 */
-    if (exp == 31) bits = sign | 0x7F800000u | mant << 13;
-    else bits = sign | (exp + 112) << 23 | mant << 13;
-    return vgn_xcf_float_bits(bits);
-}
-
 /* One stored component (big-endian) as 0-1, NaN 0. */
 static float vgn_xcf_component(const vgn_xcf *x, const uint8_t *p)
 {
@@ -329,7 +319,7 @@ static float vgn_xcf_component(const vgn_xcf *x, const uint8_t *p)
     case 1: return (float)p[0] / 255.0f;
     case 2:
         if (!x->is_float) return (float)((uint32_t)p[0] << 8 | p[1]) / 65535.0f;
-        v = vgn_xcf_half((uint16_t)(p[0] << 8 | p[1]));
+        v = (float)vgn_half((uint16_t)(p[0] << 8 | p[1]));
         break;
     case 4: {
         uint32_t b = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
@@ -350,23 +340,13 @@ static float vgn_xcf_component(const vgn_xcf *x, const uint8_t *p)
     return v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f;
 }
 
-static float vgn_xcf_decode_srgb(float v)
-{
-    return v <= 0.04045f ? v / 12.92f : powf((v + 0.055f) / 1.055f, 2.4f);
-}
-
-static float vgn_xcf_encode_srgb(float v)
-{
-    return v <= 0.0031308f ? v * 12.92f : 1.055f * powf(v, 1.0f / 2.4f) - 0.055f;
-}
-
 /* A colour component in linear light. */
 static float vgn_xcf_linear(const vgn_xcf *x, const uint8_t *p)
 {
     if (x->linear) return vgn_xcf_component(x, p);
     if (x->component_bytes == 1) return x->linear8[p[0]];
     if (x->linear16 != NULL) return x->linear16[(uint32_t)p[0] << 8 | p[1]];
-    return vgn_xcf_decode_srgb(vgn_xcf_component(x, p));
+    return vgn_srgb_decode(vgn_xcf_component(x, p));
 }
 
 /* Decodes one RLE byte plane of n bytes to out (contiguous): the input's bytes used, -1 for a run
@@ -379,7 +359,7 @@ static long vgn_xcf_rle_plane(const uint8_t *in, size_t in_len, uint8_t *out, si
         uint8_t op;
         if (pos >= in_len) return -2;
         op = in[pos++];
-        if (op <= 126 || op == 127) {
+        if (op <= 127) {
             uint8_t v;
             if (op == 127) {
                 if (in_len - pos < 2) return -2;
@@ -411,16 +391,12 @@ static long vgn_xcf_rle_plane(const uint8_t *in, size_t in_len, uint8_t *out, si
     return (long)pos;
 }
 
-/* Decodes tile `index` of the level at `level` (width x height, bpp bytes a pixel) into out,
- * interleaved: 0, or -1 with a reason in why. */
-static int vgn_xcf_tile(vgn_xcf *x, uint64_t level, uint32_t width, uint32_t height, uint32_t bpp, uint32_t index,
-                        uint8_t *out, const char **why)
+/* Decodes tile `index` (of `tiles`, `pixels` pixels of bpp bytes) of the level at `level` into
+ * out, interleaved: 0, or -1 with a reason in why. */
+static int vgn_xcf_tile(vgn_xcf *x, uint64_t level, uint32_t tiles, uint32_t index, size_t pixels, uint32_t bpp, uint8_t *out,
+                        const char **why)
 {
-    uint32_t columns = (width + VGN_XCF_TILE - 1) / VGN_XCF_TILE, rows = (height + VGN_XCF_TILE - 1) / VGN_XCF_TILE;
-    uint32_t tx = index % columns, ty = index / columns;
-    uint32_t tw = tx + 1 < columns ? VGN_XCF_TILE : width - tx * VGN_XCF_TILE;
-    uint32_t th = ty + 1 < rows ? VGN_XCF_TILE : height - ty * VGN_XCF_TILE;
-    size_t pixels = (size_t)tw * th, need = pixels * bpp, avail;
+    size_t need = pixels * bpp, avail;
     uint64_t start, next = 0;
     const uint8_t *in;
     if (vgn_xcf_pointer(x, level + 8 + (uint64_t)index * x->pointer_bytes, &start) != 0 || start == 0 || start >= x->size) {
@@ -428,7 +404,7 @@ static int vgn_xcf_tile(vgn_xcf *x, uint64_t level, uint32_t width, uint32_t hei
         return -1;
     }
     /* A level's tiles are contiguous: the next pointer ends this one's data (the last runs to the end). */
-    if (index + 1 < columns * rows) (void)vgn_xcf_pointer(x, level + 8 + (uint64_t)(index + 1) * x->pointer_bytes, &next);
+    if (index + 1 < tiles) (void)vgn_xcf_pointer(x, level + 8 + (uint64_t)(index + 1) * x->pointer_bytes, &next);
     avail = next > start && next <= x->size ? (size_t)(next - start) : x->size - (size_t)start;
     in = x->data + start;
     if (x->compression == 0) {
@@ -451,7 +427,7 @@ static int vgn_xcf_tile(vgn_xcf *x, uint64_t level, uint32_t width, uint32_t hei
             pos += (size_t)used;
             for (i = 0; i < pixels; i++) out[i * bpp + plane] = x->planes[i];
         }
-    } else if (x->compression == 2) {
+    } else { /* zlib: open allowed no other compression */
         int rc;
         if (!x->z_ready) {
             memset(&x->z, 0, sizeof x->z);
@@ -473,9 +449,6 @@ static int vgn_xcf_tile(vgn_xcf *x, uint64_t level, uint32_t width, uint32_t hei
                                                                                      : "its zlib data is damaged";
             return -1;
         }
-    } else {
-        *why = "it uses a compression GIMP never wrote";
-        return -1;
     }
     return 0;
 }
@@ -539,8 +512,8 @@ static float vgn_xcf_blend_value(vgn_blend blend, int legacy, float in, float la
 }
 
 /* Linear light to a space's values and back. */
-static float vgn_xcf_to_space(float v, int space) { return space == VGN_SPACE_LINEAR ? v : vgn_xcf_encode_srgb(v); }
-static float vgn_xcf_from_space(float v, int space) { return space == VGN_SPACE_LINEAR ? v : vgn_xcf_decode_srgb(v); }
+static float vgn_xcf_to_space(float v, int space) { return space == VGN_SPACE_LINEAR ? v : vgn_srgb_encode(v); }
+static float vgn_xcf_from_space(float v, int space) { return space == VGN_SPACE_LINEAR ? v : vgn_srgb_decode(v); }
 
 /* The layer's cell s (linear, premultiplied, its mask applied) meets the canvas cell b (the same)
  * at `opacity`, as GIMP composites (gimpoperationlayermode-composite.c and the legacy modes). */
@@ -551,20 +524,17 @@ static void vgn_xcf_meet(float *b, const float *s, float opacity, const vgn_xcf_
     int c;
     if (la <= 0.0f) return;
     for (c = 0; c < 3; c++) {
-        ci[c] = ai > 0.0f ? vgn_xcf_to_space(b[c] / ai, cs) : 0.0f;
-        cl[c] = vgn_xcf_to_space(s[c] / al, cs);
-    }
-    for (c = 0; c < 3; c++) {
+        float in = ai > 0.0f ? b[c] / ai : 0.0f, layer = s[c] / al; /* linear, straight */
+        ci[c] = vgn_xcf_to_space(in, cs);
+        cl[c] = vgn_xcf_to_space(layer, cs);
         if (how->blend == VGN_BLEND_NORMAL || how->blend == VGN_BLEND_BEHIND)
             comp[c] = cl[c];
         else if (bs == cs)
             comp[c] = vgn_xcf_blend_value(how->blend, how->legacy, ci[c], cl[c]);
         else
-            comp[c] = vgn_xcf_to_space(vgn_xcf_from_space(vgn_xcf_blend_value(how->blend, how->legacy,
-                                                                                 vgn_xcf_to_space(vgn_xcf_from_space(ci[c], cs), bs),
-                                                                                 vgn_xcf_to_space(vgn_xcf_from_space(cl[c], cs), bs)),
-                                                          bs),
-                                       cs);
+            comp[c] = vgn_xcf_to_space(
+                vgn_xcf_from_space(vgn_xcf_blend_value(how->blend, how->legacy, vgn_xcf_to_space(in, bs), vgn_xcf_to_space(layer, bs)), bs),
+                cs);
     }
     if (how->legacy) {
         float ca = (ai < al ? ai : al) * opacity, ratio;
@@ -604,6 +574,29 @@ static void vgn_xcf_meet(float *b, const float *s, float opacity, const vgn_xcf_
     b[3] = out_a;
 }
 
+/* Whether layer l is composited: visible, not a floating selection, not inside a group (whose
+ * projection stands for it), not fully transparent. */
+static int vgn_xcf_drawn(const vgn_xcf_layer *l)
+{
+    return l->visible && !l->floating && l->depth <= 1 && l->opacity > 0.0f;
+}
+
+/* The part of layer l on the canvas, [*x0, *x1) x [*y0, *y1): 1, or 0 when it is off the canvas. */
+static int vgn_xcf_clip(const vgn_xcf *x, const vgn_xcf_layer *l, int64_t *x0, int64_t *y0, int64_t *x1, int64_t *y1)
+{
+    *x0 = l->x > 0 ? l->x : 0, *y0 = l->y > 0 ? l->y : 0;
+    *x1 = (int64_t)l->x + l->width, *y1 = (int64_t)l->y + l->height;
+    if (*x1 > x->width) *x1 = x->width;
+    if (*y1 > x->height) *y1 = x->height;
+    return *x1 > *x0 && *y1 > *y0;
+}
+
+/* A property list read only to be passed over (a mask channel's). */
+static void vgn_xcf_ignore_prop(vgn_xcf *x, uint32_t type, uint64_t at, uint32_t length, void *ctx)
+{
+    (void)x, (void)type, (void)at, (void)length, (void)ctx;
+}
+
 /* Decodes layer l's visible tiles into x->sums and composites them onto the canvas; the bottom
  * layer drawn is always Normal, as in GIMP. */
 static void vgn_xcf_draw_layer(vgn_xcf *x, const vgn_xcf_layer *l, uint32_t number, int bottom)
@@ -611,18 +604,15 @@ static void vgn_xcf_draw_layer(vgn_xcf *x, const vgn_xcf_layer *l, uint32_t numb
     const int channels = vgn_xcf_channels(l->type);
     const uint32_t bpp = (uint32_t)(channels * x->component_bytes), mask_bpp = (uint32_t)x->component_bytes;
     const uint32_t k = x->k, cw = x->base.width;
+    const uint32_t columns = (l->width + VGN_XCF_TILE - 1) / VGN_XCF_TILE, rows = (l->height + VGN_XCF_TILE - 1) / VGN_XCF_TILE;
     uint64_t level, mask_level = 0;
-    int64_t x0 = l->x, y0 = l->y, x1 = x0 + l->width, y1 = y0 + l->height;
-    uint32_t columns, rows, index, cx0, cy0, cx1, cy1, cx, cy;
+    int64_t x0, y0, x1, y1;
+    uint32_t index, cx0, cy0, cx1, cy1, cx, cy;
     int has_alpha = channels == 2 || channels == 4, indexed = l->type >= 4, use_mask = 0;
     vgn_xcf_how how = vgn_xcf_how_of(bottom ? 28 : l->mode);
     char msg[VGN_MSG_LEN];
     const char *why = NULL;
-    if (x0 < 0) x0 = 0;
-    if (y0 < 0) y0 = 0;
-    if (x1 > x->width) x1 = x->width;
-    if (y1 > x->height) y1 = x->height;
-    if (x0 >= x1 || y0 >= y1) return;
+    if (!vgn_xcf_clip(x, l, &x0, &y0, &x1, &y1)) return;
     if (vgn_xcf_level(x, l->hierarchy, l->width, l->height, bpp, &level) != 0) {
         snprintf(msg, sizeof msg, "layer %u has no readable pixels; it is left out", number);
         vgn_warn_add(&x->warnings, msg);
@@ -632,11 +622,13 @@ static void vgn_xcf_draw_layer(vgn_xcf *x, const vgn_xcf_layer *l, uint32_t numb
         uint64_t pos = l->mask + 8, hierarchy;
         uint32_t w, h;
         if (vgn_xcf_u32(x, l->mask, &w) == 0 && vgn_xcf_u32(x, l->mask + 4, &h) == 0 && w == l->width && h == l->height &&
-            vgn_xcf_skip_string(x, &pos) == 0 && vgn_xcf_props(x, &pos, vgn_xcf_layer_prop, &(vgn_xcf_layer){0}) == 0 &&
-            vgn_xcf_pointer(x, pos, &hierarchy) == 0 && vgn_xcf_level(x, hierarchy, w, h, mask_bpp, &mask_level) == 0)
+            vgn_xcf_skip_string(x, &pos) == 0 && vgn_xcf_props(x, &pos, vgn_xcf_ignore_prop, NULL) == 0 &&
+            vgn_xcf_pointer(x, pos, &hierarchy) == 0 && vgn_xcf_level(x, hierarchy, w, h, mask_bpp, &mask_level) == 0) {
             use_mask = 1;
-        else
-            vgn_warn_add(&x->warnings, "a layer mask could not be read; its layer is drawn without it");
+        } else {
+            snprintf(msg, sizeof msg, "the mask of layer %u could not be read; the layer is drawn without it", number);
+            vgn_warn_add(&x->warnings, msg);
+        }
     }
     if (!how.drawn) {
         snprintf(msg, sizeof msg, "layer mode %u is drawn as Normal", l->mode);
@@ -650,16 +642,14 @@ static void vgn_xcf_draw_layer(vgn_xcf *x, const vgn_xcf_layer *l, uint32_t numb
     if (bottom) how.composite_space = l->mode <= 22 ? VGN_SPACE_PERCEPTUAL : VGN_SPACE_LINEAR;
     cx0 = (uint32_t)x0 / k, cy0 = (uint32_t)y0 / k, cx1 = (uint32_t)(x1 - 1) / k, cy1 = (uint32_t)(y1 - 1) / k;
     for (cy = cy0; cy <= cy1; cy++) memset(x->sums + ((size_t)cy * cw + cx0) * 4, 0, (size_t)(cx1 - cx0 + 1) * 4 * sizeof(float));
-    columns = (l->width + VGN_XCF_TILE - 1) / VGN_XCF_TILE;
-    rows = (l->height + VGN_XCF_TILE - 1) / VGN_XCF_TILE;
     for (index = 0; index < columns * rows; index++) {
         int64_t tx = l->x + (int64_t)(index % columns) * VGN_XCF_TILE, ty = l->y + (int64_t)(index / columns) * VGN_XCF_TILE;
         uint32_t tw = (index % columns) + 1 < columns ? VGN_XCF_TILE : l->width - (index % columns) * VGN_XCF_TILE;
         uint32_t th = (index / columns) + 1 < rows ? VGN_XCF_TILE : l->height - (index / columns) * VGN_XCF_TILE;
         uint32_t i, j;
         if (tx >= x1 || ty >= y1 || tx + tw <= x0 || ty + th <= y0) continue;
-        if (vgn_xcf_tile(x, level, l->width, l->height, bpp, index, x->tile, &why) != 0 ||
-            (use_mask && vgn_xcf_tile(x, mask_level, l->width, l->height, mask_bpp, index, x->mask_tile, &why) != 0)) {
+        if (vgn_xcf_tile(x, level, columns * rows, index, (size_t)tw * th, bpp, x->tile, &why) != 0 ||
+            (use_mask && vgn_xcf_tile(x, mask_level, columns * rows, index, (size_t)tw * th, mask_bpp, x->mask_tile, &why) != 0)) {
             snprintf(msg, sizeof msg, "a tile of layer %u is left out: %s", number, why);
             vgn_warn_add(&x->warnings, msg);
             continue;
@@ -730,7 +720,7 @@ static void vgn_xcf_composite(vgn_xcf *x)
     int bottom = 1;
     for (i = x->layer_count; i-- > 0;) {
         const vgn_xcf_layer *l = &x->layers[i];
-        if (l->visible && !l->floating && l->depth <= 1 && l->opacity > 0.0f) {
+        if (vgn_xcf_drawn(l)) {
             vgn_xcf_draw_layer(x, l, i + 1, bottom);
             bottom = 0;
         }
@@ -748,10 +738,10 @@ static int vgn_xcf_read_rows(vgn_decoder *d, uint8_t *dst, size_t stride, int ma
         x->tile = (uint8_t *)malloc((size_t)VGN_XCF_TILE * VGN_XCF_TILE * 4 * (size_t)x->component_bytes);
         x->mask_tile = (uint8_t *)malloc((size_t)VGN_XCF_TILE * VGN_XCF_TILE * (size_t)x->component_bytes);
         x->planes = (uint8_t *)malloc((size_t)VGN_XCF_TILE * VGN_XCF_TILE);
-        if (!x->linear && !x->is_float && x->component_bytes == 2 && (x->linear16 = (float *)malloc(65536 * sizeof(float))) != NULL) {
-            uint32_t i;
-            for (i = 0; i < 65536; i++) x->linear16[i] = vgn_xcf_decode_srgb((float)i / 65535.0f);
-        }
+        uint32_t i;
+        for (i = 0; i < 256; i++) x->linear8[i] = vgn_srgb_decode((float)i / 255.0f);
+        if (!x->linear && !x->is_float && x->component_bytes == 2 && (x->linear16 = (float *)malloc(65536 * sizeof(float))) != NULL)
+            for (i = 0; i < 65536; i++) x->linear16[i] = vgn_srgb_decode((float)i / 65535.0f);
         if (x->canvas == NULL || x->sums == NULL || x->tile == NULL || x->mask_tile == NULL || x->planes == NULL) {
             vgn_err_fill(err, VGN_E_NOMEM, "out of memory for the composited layers", &x->warnings);
             return VGN_E_NOMEM;
@@ -875,7 +865,6 @@ vgn_decoder *vgn_xcf_open(const uint8_t *data, size_t size, uint32_t target, vgn
         snprintf(msg, sizeof msg, "precision %u is not one GIMP writes", precision);
         return vgn_xcf_fail(x, err, VGN_E_UNSUPPORTED, msg);
     }
-    x->compression = 0;
     if (vgn_xcf_props(x, &pos, vgn_xcf_image_prop, NULL) != 0)
         return vgn_xcf_fail(x, err, VGN_E_TRUNCATED, "the image's properties are damaged or cut short");
     if (x->compression > 2) {
@@ -917,12 +906,9 @@ vgn_decoder *vgn_xcf_open(const uint8_t *data, size_t size, uint32_t target, vgn
             snprintf(msg, sizeof msg, "layer %u has a size or colour mode GIMP does not write", i + 1);
             return vgn_xcf_fail(x, err, VGN_E_INVALID, msg);
         }
-        if (l->visible && !l->floating && l->depth <= 1 && l->opacity > 0.0f) {
-            int64_t x0 = l->x > 0 ? l->x : 0, y0 = l->y > 0 ? l->y : 0;
-            int64_t x1 = (int64_t)l->x + l->width, y1 = (int64_t)l->y + l->height;
-            if (x1 > x->width) x1 = x->width;
-            if (y1 > x->height) y1 = x->height;
-            if (x1 > x0 && y1 > y0) work += (uint64_t)(x1 - x0) * (uint64_t)(y1 - y0);
+        if (vgn_xcf_drawn(l)) {
+            int64_t x0, y0, x1, y1;
+            if (vgn_xcf_clip(x, l, &x0, &y0, &x1, &y1)) work += (uint64_t)(x1 - x0) * (uint64_t)(y1 - y0);
         }
     }
     if (work > VGN_XCF_MAX_WORK)
@@ -938,7 +924,6 @@ vgn_decoder *vgn_xcf_open(const uint8_t *data, size_t size, uint32_t target, vgn
     x->base.extent_height = (double)x->height / x->k;
     x->base.working = (size_t)x->base.width * x->base.height * 8 * sizeof(float) +
                       (size_t)VGN_XCF_TILE * VGN_XCF_TILE * (5 * (size_t)x->component_bytes + 1) + 65536 * sizeof(float);
-    for (i = 0; i < 256; i++) x->linear8[i] = vgn_xcf_decode_srgb((float)i / 255.0f);
     info->width = x->width;
     info->height = x->height;
     info->components = x->base_type == 1 ? 2 : 4;

@@ -50,6 +50,13 @@ func psnr(_ a: Bitmap, _ b: Bitmap) -> Double {
     return mse == 0 ? 99 : 10 * log10(255 * 255 / mse)
 }
 
+/// The picture of the PNG at `path` (an absolute path, or one under `Fixtures`) fitted to `side`
+/// pixels, by our PNG decoder: the reference a decoder's output is held to.
+func referencePNG(_ path: String, side: Int = 1 << 14) throws -> Bitmap {
+    let bytes = path.hasPrefix("/") ? Array(try Data(contentsOf: URL(fileURLWithPath: path))) : try Fixtures.bytes(path)
+    return try bytes.withUnsafeBytes { try ImageDecoder.png($0, request: ThumbnailRequest(maxPixelSize: side)) }.bitmap
+}
+
 /// A bitmap filled with one colour.
 func solid(_ width: Int, _ height: Int, _ rgba: [UInt8]) -> Bitmap {
     Bitmap(width: width, height: height, pixels: Array((0..<(width * height)).map { _ in rgba }.joined()))

@@ -19,10 +19,9 @@ struct RadianceTests {
         #expect(try FormatCorpusTests.run(["convert", folder + "/f.hdr", "-colorspace", "sRGB", "PNG24:" + folder + "/f.png"]) == 0)
         let hdr = Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/f.hdr")))
         let ours = try StreamedFormatTests.thumbnail(hdr, name: "f.hdr", size: 97)
-        let png = Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/f.png")))
-        let theirs = try png.withUnsafeBytes { try ImageDecoder.png($0, request: ThumbnailRequest(maxPixelSize: 97)) }
+        let theirs = try referencePNG(folder + "/f.png", side: 97)
         #expect(ours.bitmap.width == 97 && ours.bitmap.height == 61)
-        #expect(psnr(ours.bitmap, theirs.bitmap) >= 50, "\(psnr(ours.bitmap, theirs.bitmap)) dB")
+        #expect(psnr(ours.bitmap, theirs) >= 50, "\(psnr(ours.bitmap, theirs)) dB")
     }
 
     /// A 3 × 2 picture (columns red, green, blue; the bottom row at half the top's light) stored with

@@ -14,12 +14,11 @@ struct XCFTests {
     @Test(arguments: ["layers-u8", "layers-u16", "layers-float-linear", "layers-grey", "layers-indexed", "modes-u8"])
     func aGIMPDocumentMatchesGIMPsOwnMergeOfItsLayers(name: String) throws {
         let ours = try StreamedFormatTests.fixture("xcf/\(name).xcf", size: 1 << 14)
-        let png = try Fixtures.bytes("xcf/\(name).gimp.png")
-        let gimp = try png.withUnsafeBytes { try ImageDecoder.png($0, request: fullSize) }
+        let gimp = try referencePNG("xcf/\(name).gimp.png")
         #expect(ours.bitmap.width == 150 && ours.bitmap.height == (name == "modes-u8" ? 40 : 100))
         #expect(ours.warnings.isEmpty, "\(ours.warnings)")
         // Identical on the machine that made them; 50 dB leaves a libm's last bit its due.
-        #expect(psnr(ours.bitmap, gimp.bitmap) >= 50, "\(name): \(psnr(ours.bitmap, gimp.bitmap)) dB")
+        #expect(psnr(ours.bitmap, gimp) >= 50, "\(name): \(psnr(ours.bitmap, gimp)) dB")
     }
 
     @Test func aSmallThumbnailIsCompositedOnAReducedCanvas() throws {
@@ -27,11 +26,10 @@ struct XCFTests {
         // 150 pixels for a 16-pixel target: 4 times smaller, 38 × 25 (the last cells partial).
         #expect(decoderRowSize(bytes) { vgn_xcf_open($0, $1, 16, &$2, &$3) }! == (38, 25))
         let ours = try StreamedFormatTests.thumbnail(bytes, name: "layers-u8.xcf", size: 48)
-        let png = try Fixtures.bytes("xcf/layers-u8.gimp.png")
-        let gimp = try png.withUnsafeBytes { try ImageDecoder.png($0, request: ThumbnailRequest(maxPixelSize: 48)) }
+        let gimp = try referencePNG("xcf/layers-u8.gimp.png", side: 48)
         #expect(ours.bitmap.width == 48 && ours.bitmap.height == 32)
         #expect(ours.sourceWidth == 150 && ours.sourceHeight == 100)
-        #expect(psnr(ours.bitmap, gimp.bitmap) >= 30, "\(psnr(ours.bitmap, gimp.bitmap)) dB")
+        #expect(psnr(ours.bitmap, gimp) >= 30, "\(psnr(ours.bitmap, gimp)) dB")
     }
 
     /// An XCF (version 1) of a `width` × `height` canvas whose `layers` each point at one RGBA
