@@ -62,7 +62,7 @@ int vgn_child_start(vgn_child *c, const vgn_child_reader *reader, const uint8_t 
         vgn_err_fill(err, VGN_E_IO, msg, NULL);
         return VGN_E_IO;
     }
-    /* A fresh program, not a fork, when there is one: a fork of a threaded process may only call
+    /* A fresh program, not a fork, when one starts: a fork of a threaded process may only call
        what is safe in a signal handler, and a reader loads libraries and throws C++ exceptions.
        glibc resets the loader's main lock in a forked child but not the one dl_iterate_phdr holds
        (as every C++ throw and every backtrace does), so a fork taken while another thread was

@@ -131,8 +131,8 @@ VGN_HIDDEN extern const vgn_child_reader vgn_pdf_reader, vgn_media_reader, vgn_r
 
 /* Starts a child that runs reader->body(fd, data, size, request) quietly (vgn_child_quiet), its
  * private memory capped at what it starts with plus `max_memory` (0: no cap), then exits; the
- * parent keeps the read end and the deadline (timeout_ms from now). The child is vignette-decode
- * when vgn_isolate_set_helper has named it, else a fork. 0, or VGN_E_IO with err naming `what`. */
+ * parent keeps the read end and the deadline (timeout_ms from now). The child is a fresh program
+ * (vgn_helper_spawn), else a fork. 0, or VGN_E_IO with err naming `what`. */
 VGN_HIDDEN int vgn_child_start(vgn_child *c, const vgn_child_reader *reader, const uint8_t *data, size_t size,
                                const void *request, const char *path, unsigned timeout_ms, size_t max_memory,
                                const char *what, vgn_error *err);
@@ -146,12 +146,12 @@ VGN_HIDDEN int vgn_child_helper_main(int argc, char **argv);
  * not what the caller sent. */
 VGN_HIDDEN int vgn_helper_input(const char *size_arg, const uint8_t **data, size_t *size);
 
-/* Whether vgn_isolate_set_helper has named the helper program. */
+/* Whether children start as a fresh program: the named helper or the caller's executable. */
 VGN_HIDDEN int vgn_helper_named(void);
 
-/* Starts the helper with args after its name (NULL-terminated, 6 at most), `data` in a memfd on
- * fd 3, `in` on fd 4 and `out` on fd 5: its pid, or -1 (no helper named, or it could not start;
- * the caller forks instead). */
+/* Starts the helper, or the caller's executable when none is named, with args after its name
+ * (NULL-terminated, 6 at most), `data` in a memfd on fd 3, `in` on fd 4 and `out` on fd 5: its
+ * pid, or -1 (neither is to start, or it could not; the caller forks instead). */
 VGN_HIDDEN pid_t vgn_helper_spawn(char *const args[], const uint8_t *data, size_t size, int in, int out);
 
 /* Reads exactly n bytes of the answer before the deadline: 0, -1 at its end or on error, -2 on timeout. */

@@ -6,10 +6,12 @@
  * rows (or an error). A crash, a hang past the deadline, or what the libraries print on stderr
  * stays in the child.
  *
- * The child is a fork of the caller, or, once vgn_isolate_set_helper has named one, a fresh
- * program (vignette-decode, whose main is vgn_isolate_helper_main) given the input in a memfd:
- * a fork maps every page of the caller's heap, and a decode of a 20-megapixel JPEG XL or AVIF
- * stacked on a batch's ten megabytes went over the memory a thumbnailer should need. */
+ * The child is a fresh program given the input in a memfd: vignette-decode (whose main is
+ * vgn_isolate_helper_main) once vgn_isolate_set_helper has named it, else the caller's own
+ * executable, in which vgn_self_helper answers before main; a fork only when neither starts. A
+ * fork maps every page of the caller's heap (a decode of a 20-megapixel JPEG XL or AVIF stacked
+ * on a batch's ten megabytes went over the memory a thumbnailer should need), and inherits every
+ * lock another thread held (Tests/c/reader_fork_safety.c). */
 #define _GNU_SOURCE 1 /* pipe2, memfd_create */
 #include <errno.h>
 #include <malloc.h>
@@ -271,12 +273,50 @@ static void vgn_iso_close(vgn_decoder *d)
 
 /* ---- the helper program --------------------------------------------------------------------- */
 
+/* argv[0] of the caller's own executable started as the helper: vgn_self_helper knows it by that. */
+#define VGN_SELF_HELPER "vignette-decode (started as the caller's executable)"
+
+static const char vgn_self_exe[] = "/proc/self/exe";
 static char *vgn_helper_path; /* set once, read by any thread */
-static unsigned long vgn_helper_starts;
+static int vgn_self_start = 1;
+static unsigned long vgn_helper_starts, vgn_self_starts;
+
+/* In every program linking the shim, before main: a child that vgn_helper_spawn started as its
+ * caller's executable runs the helper's main and exits, so that a program using the library
+ * gets fresh children without shipping vignette-decode. glibc passes argc and argv to ELF
+ * constructors. */
+__attribute__((constructor)) static void vgn_self_helper(int argc, char **argv)
+{
+    if (argc >= 1 && argv != NULL && argv[0] != NULL && strcmp(argv[0], VGN_SELF_HELPER) == 0)
+        _exit(vgn_isolate_helper_main(argc, argv));
+}
 
 unsigned long vgn_isolate_helper_starts(void)
 {
     return __atomic_load_n(&vgn_helper_starts, __ATOMIC_RELAXED);
+}
+
+unsigned long vgn_isolate_self_starts(void)
+{
+    return __atomic_load_n(&vgn_self_starts, __ATOMIC_RELAXED);
+}
+
+void vgn_isolate_set_self_start(int on)
+{
+    __atomic_store_n(&vgn_self_start, on != 0, __ATOMIC_RELEASE);
+}
+
+/* The program a child starts as and its argv[0], or NULL when it is to be a fork. */
+static const char *vgn_helper_program(const char **argv0)
+{
+    const char *helper = __atomic_load_n(&vgn_helper_path, __ATOMIC_ACQUIRE);
+    static int self_runs = -1; /* whether /proc/self/exe can be started: asked once */
+    *argv0 = "vignette-decode";
+    if (helper != NULL) return helper;
+    if (!__atomic_load_n(&vgn_self_start, __ATOMIC_ACQUIRE)) return NULL;
+    if (__atomic_load_n(&self_runs, __ATOMIC_ACQUIRE) < 0) __atomic_store_n(&self_runs, access(vgn_self_exe, X_OK) == 0, __ATOMIC_RELEASE);
+    *argv0 = VGN_SELF_HELPER;
+    return __atomic_load_n(&self_runs, __ATOMIC_ACQUIRE) ? vgn_self_exe : NULL;
 }
 
 void vgn_isolate_set_helper(const char *path)
@@ -300,18 +340,19 @@ static const char *vgn_iso_opener_name(vgn_isolated_opener opener)
 
 int vgn_isolate_uses_helper(vgn_isolated_opener opener)
 {
-    return __atomic_load_n(&vgn_helper_path, __ATOMIC_ACQUIRE) != NULL && vgn_iso_opener_name(opener) != NULL;
+    return vgn_helper_named() && vgn_iso_opener_name(opener) != NULL;
 }
 
 int vgn_helper_named(void)
 {
-    return __atomic_load_n(&vgn_helper_path, __ATOMIC_ACQUIRE) != NULL;
+    const char *argv0;
+    return vgn_helper_program(&argv0) != NULL;
 }
 
 pid_t vgn_helper_spawn(char *const args[], const uint8_t *data, size_t size, int in, int out)
 {
     static const int reset[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT, SIGCHLD};
-    const char *helper = __atomic_load_n(&vgn_helper_path, __ATOMIC_ACQUIRE);
+    const char *argv0, *helper = vgn_helper_program(&argv0);
     posix_spawn_file_actions_t actions;
     posix_spawnattr_t attr;
     sigset_t none, defaults;
@@ -321,7 +362,7 @@ pid_t vgn_helper_spawn(char *const args[], const uint8_t *data, size_t size, int
     pid_t pid = -1;
     extern char **environ;
     if (helper == NULL) return -1;
-    argv[0] = (char *)"vignette-decode";
+    argv[0] = (char *)argv0;
     for (i = 0; args[i] != NULL; i++) {
         if (i + 1 >= (int)(sizeof argv / sizeof argv[0])) return -1;
         argv[i + 1] = args[i];
@@ -358,7 +399,7 @@ pid_t vgn_helper_spawn(char *const args[], const uint8_t *data, size_t size, int
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
     rc = posix_spawn(&pid, helper, &actions, &attr, argv, environ);
     if (rc != 0) pid = -1;
-    else __atomic_add_fetch(&vgn_helper_starts, 1, __ATOMIC_RELAXED);
+    else __atomic_add_fetch(helper == vgn_self_exe ? &vgn_self_starts : &vgn_helper_starts, 1, __ATOMIC_RELAXED);
     posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&actions);
 done:

@@ -1748,7 +1748,6 @@ vgn_decoder *vgn_metafile_open(const uint8_t *data, size_t size, uint32_t target
     vgn_metafile *m;
     double w_px, h_px, longest, scale;
     uint64_t ow, oh;
-    const char *fmt;
     if (data == NULL || info == NULL) {
         vgn_err_fill(err, VGN_E_STATE, "no data", NULL);
         return NULL;
@@ -1768,7 +1767,6 @@ vgn_decoder *vgn_metafile_open(const uint8_t *data, size_t size, uint32_t target
         int32_t bl = rds32(data + 8), bt = rds32(data + 12), br = rds32(data + 16), bb = rds32(data + 20);
         int32_t fl = rds32(data + 24), ft = rds32(data + 28), fr = rds32(data + 32), fb = rds32(data + 36);
         double devw = 0, devh = 0, mmw = 0, mmh = 0;
-        fmt = "EMF";
         m->emf = 1;
         if (size < 88) {
             vgn_err_fill(err, VGN_E_TRUNCATED, "the header is cut short", NULL);
@@ -1801,7 +1799,6 @@ vgn_decoder *vgn_metafile_open(const uint8_t *data, size_t size, uint32_t target
         }
     } else {
         size_t at = 0;
-        fmt = "WMF";
         if (size >= 4 && rd32(data) == 0x9AC6CDD7u) {
             int16_t l, t, r, b;
             uint16_t inch;

@@ -41,7 +41,8 @@ extension ImageDecoder {
         /// Where `vignette-decode` is, told to the shim once: the program the isolated decoders and
         /// the PDF, media and camera RAW readers start as: `$VIGNETTE_DECODE` (how a program using
         /// the library names it), else beside the executable (a build tree) or in
-        /// `../libexec/vignette/` (an install); without it they run in a fork of this process.
+        /// `../libexec/vignette/` (an install); without it they start as this process's own
+        /// executable, which the shim answers for before `main` (a fork only if that cannot start).
         static let helper: String? = {
             let exe = BuiltInResources.executableDirectory
             let named = ProcessInfo.processInfo.environment["VIGNETTE_DECODE"].map { [$0] } ?? []

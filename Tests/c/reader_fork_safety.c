@@ -1,10 +1,12 @@
-/* The PDF, media and camera RAW readers run in vignette-decode, not in a fork, when it is there
+/* The PDF, media and camera RAW readers run in a fresh program, not a fork, whenever one starts
  * (vgn_child_start): a fork of a threaded process inherits every lock another thread held, and
  * glibc resets the loader's main lock in the child but not the one dl_iterate_phdr holds, as every
  * C++ throw and every backtrace does. Here a thread stops inside dl_iterate_phdr, as an unwinding
- * thread would at the wrong moment, and a PDF is read: through the helper it is read; through a
- * fork (the control, no helper named) poppler's dlopen in the child waits for the lock until the
- * deadline. Run by scripts/c-checks.sh (make test), with VGN_CHECK_HELPER naming the helper. */
+ * thread would at the wrong moment, and a PDF is read three ways: through the helper program
+ * (vignette-decode) and through this program itself started afresh (what a program using the
+ * library gets without the helper) it is read; through a fork (the control) poppler's dlopen in
+ * the child waits for the lock until the deadline. Run by scripts/c-checks.sh (make test), with
+ * VGN_CHECK_HELPER naming the helper. */
 #define _GNU_SOURCE 1 /* dl_iterate_phdr */
 #include <link.h>
 #include <pthread.h>
@@ -91,9 +93,17 @@ int main(void)
         return 1;
     }
     vgn_isolate_set_helper(NULL);
+    starts = vgn_isolate_self_starts();
+    got = vgn_check_read(data, size, 20000, msg, sizeof msg);
+    if (got != 0 || vgn_isolate_self_starts() != starts + 1) {
+        printf("FAIL: with a thread inside dl_iterate_phdr and no helper named, the PDF reader in this program started afresh "
+               "gave %d (%s), %lu starts\n", got, msg, vgn_isolate_self_starts() - starts);
+        return 1;
+    }
+    vgn_isolate_set_self_start(0);
     got = vgn_check_read(data, size, 3000, control, sizeof control);
     if (write(vgn_check_release[1], &c, 1) != 1 || pthread_join(unwinder, NULL) != 0) return 1;
-    printf("ok: the PDF reader answers from the helper with a thread inside dl_iterate_phdr (a fork: %s)\n",
-           got == 0 ? "read too" : control);
+    printf("ok: the PDF reader answers from the helper and from this program started afresh with a thread inside "
+           "dl_iterate_phdr (a fork: %s)\n", got == 0 ? "read too" : control);
     return 0;
 }

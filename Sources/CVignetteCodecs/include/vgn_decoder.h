@@ -230,18 +230,28 @@ typedef vgn_decoder *(*vgn_isolated_opener)(const uint8_t *data, size_t size, ui
 vgn_decoder *vgn_isolated_open(vgn_isolated_opener opener, const char *library, const uint8_t *data, size_t size,
                                uint32_t target, unsigned timeout_ms, vgn_image_info *info, vgn_error *err);
 
-/* Makes the children of vgn_isolated_open for libheif and libjxl start as the program at `path`
- * (vignette-decode: a main calling vgn_isolate_helper_main) with the input in a memfd, instead of
- * a fork of the caller, whose heap every fork maps; NULL, or a program that cannot be started,
- * forks. Call it once, before the first open. */
+/* Makes the children of vgn_isolated_open and of the PDF, media and camera RAW readers start as
+ * the program at `path` (vignette-decode: a main calling vgn_isolate_helper_main) with the input
+ * in a memfd, instead of a fork of the caller, whose heap every fork maps and whose locks held by
+ * other threads every fork inherits. NULL: they start as the caller's own executable
+ * (/proc/self/exe, answered before main by a constructor in this library), unless
+ * vgn_isolate_set_self_start(0); a program that cannot be started forks. Call it once, before
+ * the first open. */
 void vgn_isolate_set_helper(const char *path);
 
-/* 1 when vgn_isolated_open(opener, ...) will start the helper program, which loads the opener's
- * library itself: the caller then need not load it (a fork needs it loaded beforehand). */
+/* Whether children start as the caller's own executable when no helper is named (1, the
+ * default) or as forks (0: tests, and fuzz harnesses, which want the fork's speed). */
+void vgn_isolate_set_self_start(int on);
+
+/* 1 when vgn_isolated_open(opener, ...) will start a fresh program (the helper or the caller's
+ * executable), which loads the opener's library itself: the caller then need not load it (a fork
+ * needs it loaded beforehand). */
 int vgn_isolate_uses_helper(vgn_isolated_opener opener);
 
-/* How many children the helper program has been started for in this process (for tests). */
+/* How many children the helper program, and the caller's own executable, have been started for
+ * in this process (for tests). */
 unsigned long vgn_isolate_helper_starts(void);
+unsigned long vgn_isolate_self_starts(void);
 
 /* The helper program's main: argv is {name, "libheif"|"libjxl"|"OpenJPEG"|"OpenEXR"|"cairo", target, size}, the input is in fd
  * 3, requests come on fd 4 and answers go to fd 5, as for a forked child. */
