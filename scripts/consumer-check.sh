@@ -37,4 +37,23 @@ if [[ $out != "$expected"* ]]; then
   echo "consumer-check: FAILED: expected a line starting \"$expected\"" >&2
   exit 1
 fi
-echo "consumer-check: ok: a package depending on vignette from: \"$VERSION\" built, registered its generator and made a thumbnail"
+# An AVIF decodes in a child process. The package ships no vignette-decode, so the child must start
+# as ThumbnailSize itself (the shim answers for the helper before main), not as a fork of it.
+[[ ! -e $WORK/build/debug/vignette-decode ]] || { echo "consumer-check: FAILED: vignette-decode was built for the package" >&2; exit 1; }
+avif="$WORK/vignette/Tests/VignetteImagingTests/Fixtures/formats/other-images/hopper.avif"
+out=$(strace -f -e trace=execve -o "$WORK/execs" "$WORK/build/debug/ThumbnailSize" swatch-types.json "$avif") || {
+  echo "consumer-check: FAILED: ThumbnailSize exited non-zero on an AVIF: $out" >&2
+  exit 1
+}
+echo "$out"
+expected="thumbnail: 128 × 128 from generator image for public.avif"
+if [[ $out != "$expected"* ]]; then
+  echo "consumer-check: FAILED: expected a line starting \"$expected\"" >&2
+  exit 1
+fi
+if ! grep -q 'execve("/proc/self/exe", \["vignette-decode (started as the ' "$WORK/execs"; then
+  echo "consumer-check: FAILED: the AVIF's decoder did not start as ThumbnailSize itself; the program's execs:" >&2
+  grep execve "$WORK/execs" >&2
+  exit 1
+fi
+echo "consumer-check: ok: a package depending on vignette from: \"$VERSION\" built, registered its generator and made a thumbnail; its AVIF decoder started as the program itself"
