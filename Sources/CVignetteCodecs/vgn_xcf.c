@@ -10,9 +10,11 @@
  * picture (k the largest whole factor leaving the longest side at least twice the target); then
  * it meets the canvas as GIMP 2.10 composites: the legacy modes in perceptual values with their own
  * formula, the 2.10 modes blended in their blend space and composited (union or clip to backdrop)
- * in their composite space, as the mode's defaults or the layer's own settings say. The separable
- * modes are drawn; the others (HSV and LCH, vivid light, the erase family...) as Normal, with a
- * warning. Tiles wholly off the canvas are not decoded.
+ * in their composite space, as the mode's defaults or the layer's own settings say. Every mode
+ * that blends colours is drawn, 2.10's and legacy: the separable ones, HSV and HSL, luma and
+ * luminance, and LCH (blended in CIE L*a*b*, D50, as babl converts); the erase family, merge and
+ * split as Normal, with a warning; Dissolve as Normal, its noise meaning nothing shrunk. Tiles
+ * wholly off the canvas are not decoded.
  *
  * Bounds: every structure is read through checked offsets; a level must point at exactly the
  * tiles its size needs; a tile's runs must fill its planes exactly; the visible layers together
@@ -55,7 +57,7 @@ enum {
 };
 
 /* GIMP's colour spaces and composite modes, as stored (0: the mode's default). */
-enum { VGN_SPACE_AUTO = 0, VGN_SPACE_LINEAR = 1, VGN_SPACE_PERCEPTUAL = 2 };
+enum { VGN_SPACE_AUTO = 0, VGN_SPACE_LINEAR = 1, VGN_SPACE_PERCEPTUAL = 2, VGN_SPACE_LAB = 3 };
 enum { VGN_COMPOSITE_AUTO = 0, VGN_COMPOSITE_UNION = 1, VGN_COMPOSITE_CLIP_TO_BACKDROP = 2, VGN_COMPOSITE_CLIP_TO_LAYER = 3,
        VGN_COMPOSITE_INTERSECTION = 4 };
 
@@ -77,7 +79,25 @@ typedef enum {
     VGN_BLEND_HARD_LIGHT,
     VGN_BLEND_SOFT_LIGHT,
     VGN_BLEND_GRAIN_EXTRACT,
-    VGN_BLEND_GRAIN_MERGE
+    VGN_BLEND_GRAIN_MERGE,
+    VGN_BLEND_VIVID_LIGHT,
+    VGN_BLEND_PIN_LIGHT,
+    VGN_BLEND_LINEAR_LIGHT,
+    VGN_BLEND_HARD_MIX,
+    VGN_BLEND_EXCLUSION,
+    VGN_BLEND_LINEAR_BURN,
+    /* the ones that take a whole pixel */
+    VGN_BLEND_HSV_HUE,
+    VGN_BLEND_HSV_SATURATION,
+    VGN_BLEND_HSL_COLOR,
+    VGN_BLEND_HSV_VALUE,
+    VGN_BLEND_LUMA_DARKEN,
+    VGN_BLEND_LUMA_LIGHTEN,
+    VGN_BLEND_LUMINANCE,
+    VGN_BLEND_LCH_HUE,
+    VGN_BLEND_LCH_CHROMA,
+    VGN_BLEND_LCH_COLOR,
+    VGN_BLEND_LCH_LIGHTNESS
 } vgn_blend;
 
 /* How a layer meets the canvas: GIMP 2.10's layer_mode_infos[] for its mode, or the layer's own
@@ -94,15 +114,15 @@ static vgn_xcf_how vgn_xcf_how_of(uint32_t mode)
     static const vgn_blend legacy[23] = {
         VGN_BLEND_NORMAL,     VGN_BLEND_NORMAL,     VGN_BLEND_BEHIND,        VGN_BLEND_MULTIPLY,    VGN_BLEND_SCREEN,
         VGN_BLEND_SOFT_LIGHT, VGN_BLEND_DIFFERENCE, VGN_BLEND_ADDITION,      VGN_BLEND_SUBTRACT,    VGN_BLEND_DARKEN,
-        VGN_BLEND_LIGHTEN,    VGN_BLEND_NORMAL,     VGN_BLEND_NORMAL,        VGN_BLEND_NORMAL,      VGN_BLEND_NORMAL,
+        VGN_BLEND_LIGHTEN,    VGN_BLEND_HSV_HUE,    VGN_BLEND_HSV_SATURATION, VGN_BLEND_HSL_COLOR,  VGN_BLEND_HSV_VALUE,
         VGN_BLEND_DIVIDE,     VGN_BLEND_DODGE,      VGN_BLEND_BURN,          VGN_BLEND_HARD_LIGHT,  VGN_BLEND_SOFT_LIGHT,
         VGN_BLEND_GRAIN_EXTRACT, VGN_BLEND_GRAIN_MERGE, VGN_BLEND_NORMAL};
     vgn_xcf_how h = {VGN_BLEND_NORMAL, 0, 1, VGN_SPACE_PERCEPTUAL, VGN_SPACE_LINEAR, VGN_COMPOSITE_CLIP_TO_BACKDROP};
     if (mode <= 22) {
         /* 0 Normal, 1 Dissolve (drawn as Normal: its noise means nothing shrunk) and 2 Behind are
-           unions; 11-14 (HSV, HSL) and 22 (colour erase) are not drawn. */
+           unions; 22 (colour erase) is not drawn. */
         h.blend = legacy[mode];
-        h.drawn = !(mode >= 11 && mode <= 14) && mode != 22;
+        h.drawn = mode != 22;
         h.legacy = mode >= 3 && h.drawn;
         h.blend_space = h.composite_space = VGN_SPACE_PERCEPTUAL;
         h.composite_mode = h.legacy ? VGN_COMPOSITE_CLIP_TO_BACKDROP : VGN_COMPOSITE_UNION;
@@ -126,6 +146,23 @@ static vgn_xcf_how vgn_xcf_how_of(uint32_t mode)
     case 45: h.blend = VGN_BLEND_SOFT_LIGHT; break;
     case 46: h.blend = VGN_BLEND_GRAIN_EXTRACT; break;
     case 47: h.blend = VGN_BLEND_GRAIN_MERGE; break;
+    case 24: h.blend = VGN_BLEND_LCH_HUE, h.blend_space = VGN_SPACE_LAB; break;
+    case 25: h.blend = VGN_BLEND_LCH_CHROMA, h.blend_space = VGN_SPACE_LAB; break;
+    case 26: h.blend = VGN_BLEND_LCH_COLOR, h.blend_space = VGN_SPACE_LAB; break;
+    case 27: h.blend = VGN_BLEND_LCH_LIGHTNESS, h.blend_space = VGN_SPACE_LAB; break;
+    case 37: h.blend = VGN_BLEND_HSV_HUE; break;
+    case 38: h.blend = VGN_BLEND_HSV_SATURATION; break;
+    case 39: h.blend = VGN_BLEND_HSL_COLOR; break;
+    case 40: h.blend = VGN_BLEND_HSV_VALUE; break;
+    case 48: h.blend = VGN_BLEND_VIVID_LIGHT; break;
+    case 49: h.blend = VGN_BLEND_PIN_LIGHT; break;
+    case 50: h.blend = VGN_BLEND_LINEAR_LIGHT; break;
+    case 51: h.blend = VGN_BLEND_HARD_MIX; break;
+    case 52: h.blend = VGN_BLEND_EXCLUSION; break;
+    case 53: h.blend = VGN_BLEND_LINEAR_BURN; break;
+    case 54: h.blend = VGN_BLEND_LUMA_DARKEN; break;
+    case 55: h.blend = VGN_BLEND_LUMA_LIGHTEN; break;
+    case 56: h.blend = VGN_BLEND_LUMINANCE, h.blend_space = VGN_SPACE_LINEAR; break;
     default:
         h.drawn = 0;
         h.blend_space = VGN_SPACE_LINEAR, h.composite_mode = VGN_COMPOSITE_UNION;
@@ -290,7 +327,7 @@ static void vgn_xcf_layer_prop(vgn_xcf *x, uint32_t type, uint64_t at, uint32_t 
     case VGN_XCF_PROP_ITEM_PATH: l->depth = (int)(length / 4); break;
     /* negative: the mode's default, saved resolved; either way its magnitude is the setting */
     case VGN_XCF_PROP_BLEND_SPACE:
-        if (length >= 4) l->blend_space = vgn_xcf_setting(v, VGN_SPACE_PERCEPTUAL);
+        if (length >= 4) l->blend_space = vgn_xcf_setting(v, VGN_SPACE_LAB);
         break;
     case VGN_XCF_PROP_COMPOSITE_SPACE:
         if (length >= 4) l->composite_space = vgn_xcf_setting(v, VGN_SPACE_PERCEPTUAL);
@@ -507,7 +544,194 @@ static float vgn_xcf_blend_value(vgn_blend blend, int legacy, float in, float la
     case VGN_BLEND_SOFT_LIGHT: return (1.0f - in) * (in * layer) + in * (1.0f - (1.0f - in) * (1.0f - layer));
     case VGN_BLEND_GRAIN_EXTRACT: return legacy ? vgn_xcf_clamp(in - layer + half) : in - layer + 0.5f;
     case VGN_BLEND_GRAIN_MERGE: return legacy ? vgn_xcf_clamp(in + layer - half) : in + layer - 0.5f;
+    /* GIMP 2.10's expressions as written, doubles where it has them, for its roundings; vivid
+       light clamped on the side each half can overshoot, as 2.10 does (later GIMP does not) */
+    case VGN_BLEND_VIVID_LIGHT:
+        return layer <= 0.5f ? fmaxf(1.0f - vgn_xcf_safe_div(1.0f - in, 2.0f * layer), 0.0f)
+                             : fminf(vgn_xcf_safe_div(in, 2.0f * (1.0f - layer)), 1.0f);
+    case VGN_BLEND_PIN_LIGHT:
+        return layer > 0.5f ? (float)fmax(in, 2 * (layer - 0.5)) : (float)fmin(in, 2 * layer);
+    case VGN_BLEND_LINEAR_LIGHT: return layer <= 0.5f ? (float)(in + 2.0 * layer - 1.0f) : (float)(in + 2.0 * (layer - 0.5f));
+    case VGN_BLEND_HARD_MIX: return in + layer < 1.0f ? 0.0f : 1.0f;
+    case VGN_BLEND_EXCLUSION: return 0.5f - 2.0f * (in - 0.5f) * (layer - 0.5f);
+    case VGN_BLEND_LINEAR_BURN: return in + layer - 1.0f;
     default: return layer;
+    }
+}
+
+/* GIMP_RGB_LUMINANCE (in doubles, as the macro is), for the luma modes; and the Y of babl's
+ * D50-adapted sRGB matrix, for Luminance. */
+static float vgn_xcf_luma(const float *v) { return (float)(v[0] * 0.22248840 + v[1] * 0.71690369 + v[2] * 0.06060791); }
+static float vgn_xcf_y(const float *v) { return 0.222488403f * v[0] + 0.716873169f * v[1] + 0.060607910f * v[2]; }
+
+static float vgn_xcf_min3(const float *v) { return fminf(fminf(v[0], v[1]), v[2]); }
+
+/* RGB and HSV or HSL (hue 0 to 1), as babl's HSV and HSL models convert them, for the legacy modes. */
+static void vgn_rgb_to_hsx(const float *rgb, int hsl, double *h)
+{
+    const double r = rgb[0], g = rgb[1], b = rgb[2];
+    const double max = fmax(fmax(r, g), b), min = fmin(fmin(r, g), b), delta = max - min;
+    double hue = 0.0;
+    if (hsl) {
+        h[2] = (max + min) / 2.0;
+        h[1] = max == min ? 0.0 : h[2] <= 0.5 ? delta / (max + min) : delta / (2.0 - max - min);
+    } else {
+        h[2] = max;
+        h[1] = max != 0.0 ? delta / max : 0.0;
+    }
+    if (max != min && h[1] != 0.0) {
+        if (max == r) hue = (g - b) / delta + (g < b ? 6.0 : 0.0);
+        else if (max == g) hue = (b - r) / delta + 2.0;
+        else hue = (r - g) / delta + 4.0;
+    }
+    h[0] = hue / 6.0;
+}
+
+static double vgn_hsl_component(double p, double q, double h)
+{
+    if (h < 0.0) h += 1.0;
+    if (h > 1.0) h -= 1.0;
+    if (h < 1.0 / 6.0) return p + (q - p) * 6.0 * h;
+    if (h < 0.5) return q;
+    if (h < 2.0 / 3.0) return p + (q - p) * (2.0 / 3.0 - h) * 6.0;
+    return p;
+}
+
+static void vgn_hsx_to_rgb(const double *h, int hsl, float *rgb)
+{
+    const double hue = h[0], s = h[1], v = h[2];
+    double r, g, b;
+    if (s == 0.0) {
+        r = g = b = v;
+    } else if (hsl) {
+        const double q = v < 0.5 ? v * (1.0 + s) : v + s - v * s, p = 2.0 * v - q;
+        r = vgn_hsl_component(p, q, hue + 1.0 / 3.0), g = vgn_hsl_component(p, q, hue), b = vgn_hsl_component(p, q, hue - 1.0 / 3.0);
+    } else {
+        const double six = hue * 6.0, i = floor(six), f = six - i;
+        const double p = v * (1.0 - s), q = v * (1.0 - s * f), t = v * (1.0 - s * (1.0 - f));
+        switch ((int)i % 6) {
+        case 0: r = v, g = t, b = p; break;
+        case 1: r = q, g = v, b = p; break;
+        case 2: r = p, g = v, b = t; break;
+        case 3: r = p, g = q, b = v; break;
+        case 4: r = t, g = p, b = v; break;
+        default: r = v, g = p, b = q; break;
+        }
+    }
+    rgb[0] = (float)r, rgb[1] = (float)g, rgb[2] = (float)b;
+}
+
+/* The legacy HSV and HSL modes: the canvas's pixel with the layer's hue (when the layer has a
+ * saturation), saturation, value, or HSL hue and saturation. */
+static void vgn_xcf_blend_hsx_legacy(vgn_blend blend, const float *in, const float *layer, float *comp)
+{
+    const int hsl = blend == VGN_BLEND_HSL_COLOR;
+    double i[3], l[3];
+    vgn_rgb_to_hsx(in, hsl, i);
+    vgn_rgb_to_hsx(layer, hsl, l);
+    if (blend == VGN_BLEND_HSV_HUE) {
+        if (l[1] != 0.0) i[0] = l[0];
+    } else if (blend == VGN_BLEND_HSV_SATURATION) {
+        i[1] = l[1];
+    } else if (blend == VGN_BLEND_HSV_VALUE) {
+        i[2] = l[2];
+    } else {
+        i[0] = l[0], i[1] = l[1];
+    }
+    vgn_hsx_to_rgb(i, hsl, comp);
+}
+static float vgn_xcf_max3(const float *v) { return fmaxf(fmaxf(v[0], v[1]), v[2]); }
+
+/* The blend of a pixel of layer over in (both in the blend space) into comp: the modes that take
+ * a whole pixel as GIMP 2.10's gimpoperationlayermode-blend.c has them, the others a value at a time. */
+static void vgn_xcf_blend(vgn_blend blend, int legacy, const float *in, const float *layer, float *comp)
+{
+    const float epsilon = 1e-6f;
+    float in_min, in_max, l_min, l_max, ratio, offset, a, b;
+    int c;
+    if (legacy && blend >= VGN_BLEND_HSV_HUE && blend <= VGN_BLEND_HSV_VALUE) {
+        vgn_xcf_blend_hsx_legacy(blend, in, layer, comp);
+        return;
+    }
+    switch (blend) {
+    case VGN_BLEND_HSV_HUE:
+        l_min = vgn_xcf_min3(layer), l_max = vgn_xcf_max3(layer);
+        if (l_max - l_min > epsilon) {
+            in_min = vgn_xcf_min3(in), in_max = vgn_xcf_max3(in);
+            ratio = (in_max != 0.0f ? (in_max - in_min) / in_max : 0.0f) * in_max / (l_max - l_min);
+            offset = in_max - l_max * ratio;
+            for (c = 0; c < 3; c++) comp[c] = layer[c] * ratio + offset;
+        } else {
+            for (c = 0; c < 3; c++) comp[c] = in[c];
+        }
+        return;
+    case VGN_BLEND_HSV_SATURATION:
+        in_min = vgn_xcf_min3(in), in_max = vgn_xcf_max3(in);
+        if (in_max - in_min > epsilon) {
+            l_min = vgn_xcf_min3(layer), l_max = vgn_xcf_max3(layer);
+            ratio = (l_max != 0.0f ? (l_max - l_min) / l_max : 0.0f) * in_max / (in_max - in_min);
+            offset = (1.0f - ratio) * in_max;
+            for (c = 0; c < 3; c++) comp[c] = in[c] * ratio + offset;
+        } else {
+            for (c = 0; c < 3; c++) comp[c] = in_max;
+        }
+        return;
+    case VGN_BLEND_HSL_COLOR: {
+        float in_l = (vgn_xcf_min3(in) + vgn_xcf_max3(in)) / 2.0f, l_l = (vgn_xcf_min3(layer) + vgn_xcf_max3(layer)) / 2.0f;
+        if (fabsf(l_l) > epsilon && fabsf(1.0f - l_l) > epsilon) {
+            int in_high = in_l > 0.5f, l_high = l_l > 0.5f;
+            in_l = fminf(in_l, 1.0f - in_l);
+            l_l = fminf(l_l, 1.0f - l_l);
+            ratio = in_l / l_l;
+            offset = 0.0f;
+            if (in_high) offset += 1.0f - 2.0f * in_l;
+            if (l_high) offset += 2.0f * in_l - ratio;
+            for (c = 0; c < 3; c++) comp[c] = layer[c] * ratio + offset;
+        } else {
+            for (c = 0; c < 3; c++) comp[c] = in_l;
+        }
+        return;
+    }
+    case VGN_BLEND_HSV_VALUE:
+        in_max = vgn_xcf_max3(in), l_max = vgn_xcf_max3(layer);
+        if (fabsf(in_max) > epsilon) {
+            ratio = l_max / in_max;
+            for (c = 0; c < 3; c++) comp[c] = in[c] * ratio;
+        } else {
+            for (c = 0; c < 3; c++) comp[c] = l_max;
+        }
+        return;
+    case VGN_BLEND_LUMA_DARKEN:
+    case VGN_BLEND_LUMA_LIGHTEN: {
+        const float in_y = vgn_xcf_luma(in), l_y = vgn_xcf_luma(layer);
+        const int keep = blend == VGN_BLEND_LUMA_DARKEN ? in_y <= l_y : in_y >= l_y;
+        for (c = 0; c < 3; c++) comp[c] = keep ? in[c] : layer[c];
+        return;
+    }
+    case VGN_BLEND_LUMINANCE:
+        ratio = vgn_xcf_safe_div(vgn_xcf_y(layer), vgn_xcf_y(in));
+        for (c = 0; c < 3; c++) comp[c] = in[c] * ratio;
+        return;
+    case VGN_BLEND_LCH_HUE:
+    case VGN_BLEND_LCH_CHROMA: {
+        /* hue: the layer's direction at the canvas's chroma; chroma: the canvas's direction at the layer's */
+        const float *dir = blend == VGN_BLEND_LCH_HUE ? layer : in, *length = blend == VGN_BLEND_LCH_HUE ? in : layer;
+        const float cd = hypotf(dir[1], dir[2]);
+        comp[0] = in[0];
+        if (cd > epsilon) {
+            const float cl = hypotf(length[1], length[2]);
+            a = cl * dir[1] / cd, b = cl * dir[2] / cd;
+            comp[1] = a, comp[2] = b;
+        } else {
+            comp[1] = in[1], comp[2] = in[2];
+        }
+        return;
+    }
+    case VGN_BLEND_LCH_COLOR: comp[0] = in[0], comp[1] = layer[1], comp[2] = layer[2]; return;
+    case VGN_BLEND_LCH_LIGHTNESS: comp[0] = layer[0], comp[1] = in[1], comp[2] = in[2]; return;
+    default:
+        for (c = 0; c < 3; c++) comp[c] = vgn_xcf_blend_value(blend, legacy, in[c], layer[c]);
+        return;
     }
 }
 
@@ -515,26 +739,71 @@ static float vgn_xcf_blend_value(vgn_blend blend, int legacy, float in, float la
 static float vgn_xcf_to_space(float v, int space) { return space == VGN_SPACE_LINEAR ? v : vgn_srgb_encode(v); }
 static float vgn_xcf_from_space(float v, int space) { return space == VGN_SPACE_LINEAR ? v : vgn_srgb_decode(v); }
 
+/* CIE L*a*b*'s f and its inverse (D50 white, the CIE's exact epsilon and kappa, as babl has them). */
+#define VGN_LAB_EPSILON (216.0f / 24389.0f)
+#define VGN_LAB_KAPPA (24389.0f / 27.0f)
+static float vgn_lab_f(float t) { return t > VGN_LAB_EPSILON ? cbrtf(t) : (VGN_LAB_KAPPA * t + 16.0f) / 116.0f; }
+static float vgn_lab_f_inverse(float f)
+{
+    const float cube = f * f * f;
+    return cube > VGN_LAB_EPSILON ? cube : (116.0f * f - 16.0f) / VGN_LAB_KAPPA;
+}
+
+/* A linear pixel in a blend space's values, and back: sRGB's curve, or CIE L*a*b* by way of XYZ
+ * with babl's D50-adapted sRGB matrix (LAB, the LCH modes' space). */
+static void vgn_xcf_pixel_to_space(const float *lin, int space, float *out)
+{
+    int c;
+    if (space == VGN_SPACE_LAB) {
+        const float x = 0.436065674f * lin[0] + 0.385147095f * lin[1] + 0.143066406f * lin[2];
+        const float y = vgn_xcf_y(lin);
+        const float z = 0.013916016f * lin[0] + 0.097076416f * lin[1] + 0.714096069f * lin[2];
+        const float fx = vgn_lab_f(x / 0.96420288f), fy = vgn_lab_f(y), fz = vgn_lab_f(z / 0.82490540f);
+        out[0] = 116.0f * fy - 16.0f, out[1] = 500.0f * (fx - fy), out[2] = 200.0f * (fy - fz);
+        return;
+    }
+    for (c = 0; c < 3; c++) out[c] = vgn_xcf_to_space(lin[c], space);
+}
+
+static void vgn_xcf_pixel_from_space(const float *v, int space, float *lin)
+{
+    int c;
+    if (space == VGN_SPACE_LAB) {
+        const float fy = (v[0] + 16.0f) / 116.0f, fx = fy + v[1] / 500.0f, fz = fy - v[2] / 200.0f;
+        const float x = vgn_lab_f_inverse(fx) * 0.96420288f, z = vgn_lab_f_inverse(fz) * 0.82490540f;
+        const float y = v[0] > VGN_LAB_KAPPA * VGN_LAB_EPSILON ? fy * fy * fy : v[0] / VGN_LAB_KAPPA;
+        lin[0] = 3.134112151f * x - 1.617392460f * y - 0.490633404f * z;
+        lin[1] = -0.978787294f * x + 1.916279585f * y + 0.033454714f * z;
+        lin[2] = 0.071983042f * x - 0.228985849f * y + 1.405385133f * z;
+        return;
+    }
+    for (c = 0; c < 3; c++) lin[c] = vgn_xcf_from_space(v[c], space);
+}
+
 /* The layer's cell s (linear, premultiplied, its mask applied) meets the canvas cell b (the same)
  * at `opacity`, as GIMP composites (gimpoperationlayermode-composite.c and the legacy modes). */
 static void vgn_xcf_meet(float *b, const float *s, float opacity, const vgn_xcf_how *how)
 {
     const int cs = how->composite_space, bs = how->blend_space;
-    float ai = b[3], al = s[3], la = al * opacity, ci[3], cl[3], comp[3], out[3], out_a;
+    float ai = b[3], al = s[3], la = al * opacity, in[3], layer[3], ci[3], cl[3], comp[3], out[3], out_a;
     int c;
     if (la <= 0.0f) return;
     for (c = 0; c < 3; c++) {
-        float in = ai > 0.0f ? b[c] / ai : 0.0f, layer = s[c] / al; /* linear, straight */
-        ci[c] = vgn_xcf_to_space(in, cs);
-        cl[c] = vgn_xcf_to_space(layer, cs);
-        if (how->blend == VGN_BLEND_NORMAL || how->blend == VGN_BLEND_BEHIND)
-            comp[c] = cl[c];
-        else if (bs == cs)
-            comp[c] = vgn_xcf_blend_value(how->blend, how->legacy, ci[c], cl[c]);
-        else
-            comp[c] = vgn_xcf_to_space(
-                vgn_xcf_from_space(vgn_xcf_blend_value(how->blend, how->legacy, vgn_xcf_to_space(in, bs), vgn_xcf_to_space(layer, bs)), bs),
-                cs);
+        in[c] = ai > 0.0f ? b[c] / ai : 0.0f, layer[c] = s[c] / al; /* linear, straight */
+        ci[c] = vgn_xcf_to_space(in[c], cs);
+        cl[c] = vgn_xcf_to_space(layer[c], cs);
+    }
+    if (how->blend == VGN_BLEND_NORMAL || how->blend == VGN_BLEND_BEHIND) {
+        for (c = 0; c < 3; c++) comp[c] = cl[c];
+    } else if (bs == cs) {
+        vgn_xcf_blend(how->blend, how->legacy, ci, cl, comp);
+    } else {
+        float bi[3], bl[3], bc[3], lc[3];
+        vgn_xcf_pixel_to_space(in, bs, bi);
+        vgn_xcf_pixel_to_space(layer, bs, bl);
+        vgn_xcf_blend(how->blend, how->legacy, bi, bl, bc);
+        vgn_xcf_pixel_from_space(bc, bs, lc);
+        for (c = 0; c < 3; c++) comp[c] = vgn_xcf_to_space(lc[c], cs);
     }
     if (how->legacy) {
         float ca = (ai < al ? ai : al) * opacity, ratio;

@@ -9,7 +9,9 @@
 # reaching past the right edge; then all of it is scaled to 150 x 100. It is saved as 8-bit (RLE tiles), then converted and saved again as
 # 16-bit perceptual integers, 32-bit linear floats, greyscale and indexed (its group merged first:
 # GIMP converts no image with a group to indexed). A second document, modes-u8, has a stripe in
-# each separable layer mode, 2.10's and legacy.
+# each separable layer mode, 2.10's and legacy; a third, modes-more-u8, one in each of 2.10's
+# other colour modes (vivid light to linear burn, luma, luminance, HSV and HSL, LCH) and in the
+# legacy HSV and HSL modes.
 set -euo pipefail
 cd "$(dirname "$0")"
 gimp-console-2.10 -i -d -f --batch-interpreter plug-in-script-fu-eval -b - <<'SCHEME'
@@ -114,5 +116,32 @@ gimp-console-2.10 -i -d -f --batch-interpreter plug-in-script-fu-eval -b - <<'SC
   (stripes modes 0 0)
   (stripes legacy 20 0)
   (save image "modes-u8"))
+; The modes that are not separable or came with 2.10 after the first ones: 17 stripes over a
+; gradient from crimson to green, the top row orange at 80 %, the middle row sky blue at 50 %;
+; below them the legacy HSV and HSL modes, orange at 80 % and sky blue at 50 %.
+(let* ((image (car (gimp-image-new 170 60 RGB)))
+       (bg (car (gimp-layer-new image 170 60 RGB-IMAGE "background" 100 LAYER-MODE-NORMAL)))
+       (legacy (list LAYER-MODE-HSV-HUE-LEGACY LAYER-MODE-HSV-SATURATION-LEGACY LAYER-MODE-HSL-COLOR-LEGACY
+                     LAYER-MODE-HSV-VALUE-LEGACY))
+       (modes (list LAYER-MODE-VIVID-LIGHT LAYER-MODE-PIN-LIGHT LAYER-MODE-LINEAR-LIGHT LAYER-MODE-HARD-MIX
+                    LAYER-MODE-EXCLUSION LAYER-MODE-LINEAR-BURN LAYER-MODE-LUMA-DARKEN-ONLY LAYER-MODE-LUMA-LIGHTEN-ONLY
+                    LAYER-MODE-LUMINANCE LAYER-MODE-HSV-HUE LAYER-MODE-HSV-SATURATION LAYER-MODE-HSL-COLOR
+                    LAYER-MODE-HSV-VALUE LAYER-MODE-LCH-HUE LAYER-MODE-LCH-CHROMA LAYER-MODE-LCH-COLOR
+                    LAYER-MODE-LCH-LIGHTNESS)))
+  (gimp-image-insert-layer image bg 0 0)
+  (gimp-context-set-foreground '(200 30 60))
+  (gimp-context-set-background '(40 200 120))
+  (gimp-context-set-gradient-fg-bg-rgb)
+  (gimp-drawable-edit-gradient-fill bg GRADIENT-LINEAR 0 FALSE 1 0 FALSE 0 0 170 60)
+  (define (stripes modes y i colour opacity)
+    (if (pair? modes)
+        (let ((l (layer image "stripe" 10 20 (* i 10) y opacity (car modes) 0 0)))
+          (fill-rect image l colour (* i 10) y 10 20)
+          (stripes (cdr modes) y (+ i 1) colour opacity))))
+  (stripes modes 0 0 '(200 120 60) 80)
+  (stripes modes 20 0 '(90 170 230) 50)
+  (stripes legacy 40 0 '(200 120 60) 80)
+  (stripes legacy 40 4 '(90 170 230) 50)
+  (save image "modes-more-u8"))
 (gimp-quit 0)
 SCHEME
