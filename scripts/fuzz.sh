@@ -106,7 +106,7 @@ seeds() {
     xcf) find $t/VignetteImagingTests/Fixtures/xcf -name '*.xcf' ;;
     hdr) ;; # Fuzz/seeds/hdr: ImageMagick's and libvips' run-length coded files, by hand: flat, old-style repeats, mixed, EXPOSURE, CRLF, two orientations (one X-major)
     jbig) find $t/VignetteImagingTests/Fixtures/formats/other-images -name '*.jbg' ;; # and Fuzz/seeds/jbig: pbmtojbg's sequential and progressive files
-    metafile) find $t/VignetteImagingTests/Fixtures/formats/other-images -name '*.wmf' -o -name '*.emf' ;; # and Fuzz/seeds/metafile: LibreOffice's WMF and EMF, by hand: map modes, a DIB, 65535 handles, huge coordinates
+    metafile) find $t/VignetteImagingTests/Fixtures/formats/other-images -name '*.wmf' -o -name '*.emf' ;; # and Fuzz/seeds/metafile: LibreOffice's WMF and EMF, by hand: map modes, a DIB, 65535 handles, huge coordinates, clip rectangles, paths and regions
     raw) find $t/VignetteImagingTests/Fixtures/raw -type f ! -name '*.md' ;;
     icc) ;; # Fuzz/seeds/icc: profiles from Debian's icc-profiles-free
     image-header) find $t/VignetteImagingTests/Fixtures/pngsuite -name 'bas*.png'

@@ -16,7 +16,10 @@
  * cp1252) through cairo's toy font API with fontconfig's substitutes, DIBs (1/4/8/16/24/32-bit BI_RGB)
  * stretched into their rectangle, pattern blits. Approximated: hatched brushes are solid, pattern
  * brushes grey, every raster operation is a copy, WMF map modes other than MM_ISOTROPIC map the window
- * onto the frame. Skipped: clipping, regions, palettes, EMF+ (the EMF records beside it are drawn).
+ * onto the frame. Clipped: to rectangles intersected or excluded (EMF and WMF), to a path, and to a
+ * region selected in EMF (copied, intersected or taken out; a union or exclusive-or with the clip
+ * is passed over), the clip saved and restored with the device context. Skipped: regions as
+ * objects (WMF's SelectClipRegion, FillRgn...), palettes, EMF+ (the EMF records beside it are drawn).
  *
  * Hostile input: every record's size is checked against what remains and against its type's minimum;
  * counts are checked against the record's bytes before anything is allocated; at most 1,000,000
@@ -76,6 +79,7 @@ void cairo_fill_preserve(cairo_t *cr);
 void cairo_fill(cairo_t *cr);
 void cairo_stroke(cairo_t *cr);
 void cairo_clip(cairo_t *cr);
+void cairo_reset_clip(cairo_t *cr);
 void cairo_paint(cairo_t *cr);
 cairo_path_t *cairo_copy_path(cairo_t *cr);
 void cairo_append_path(cairo_t *cr, const cairo_path_t *path);
@@ -121,6 +125,7 @@ void cairo_set_source_surface(cairo_t *cr, cairo_surface_t *surface, double x, d
 #define cairo_fill VGN_LAZY(VGN_LIB_CAIRO, cairo_fill)
 #define cairo_stroke VGN_LAZY(VGN_LIB_CAIRO, cairo_stroke)
 #define cairo_clip VGN_LAZY(VGN_LIB_CAIRO, cairo_clip)
+#define cairo_reset_clip VGN_LAZY(VGN_LIB_CAIRO, cairo_reset_clip)
 #define cairo_paint VGN_LAZY(VGN_LIB_CAIRO, cairo_paint)
 #define cairo_copy_path VGN_LAZY(VGN_LIB_CAIRO, cairo_copy_path)
 #define cairo_append_path VGN_LAZY(VGN_LIB_CAIRO, cairo_append_path)
@@ -1017,9 +1022,76 @@ static vgn_mf_object *mf_slot(vgn_mf_play *pl, uint32_t index)
     return NULL;
 }
 
+/* ---- clipping ------------------------------------------------------------------------------- */
+/* Adds the rectangle's outline to cairo's path: logical units, or device units (a region's) when
+ * `device`, mapped to output pixels. */
+static void mf_rect_path(vgn_mf_play *pl, double l, double t, double r, double b, int device)
+{
+    const double xs[4] = {l, r, r, l}, ys[4] = {t, t, b, b};
+    int k;
+    for (k = 0; k < 4; k++) {
+        double x, y;
+        if (device) {
+            x = clampc(pl->frame.a * xs[k] + pl->frame.c * ys[k] + pl->frame.e);
+            y = clampc(pl->frame.b * xs[k] + pl->frame.d * ys[k] + pl->frame.f);
+        } else {
+            mf_pt(pl, xs[k], ys[k], &x, &y);
+        }
+        if (k == 0) cairo_move_to(pl->cr, x, y);
+        else cairo_line_to(pl->cr, x, y);
+    }
+    cairo_close_path(pl->cr);
+}
+
+/* Narrows the clip to cairo's path (`outside`: to what lies outside it), which it consumes. */
+static void mf_clip_path(vgn_mf_play *pl, int outside)
+{
+    if (outside) {
+        cairo_rectangle(pl->cr, -VGN_MF_COORD, -VGN_MF_COORD, 2 * VGN_MF_COORD, 2 * VGN_MF_COORD);
+        cairo_set_fill_rule(pl->cr, VGN_CAIRO_FILL_EVEN_ODD);
+    } else {
+        cairo_set_fill_rule(pl->cr, VGN_CAIRO_FILL_WINDING);
+    }
+    cairo_clip(pl->cr);
+}
+
+/* IntersectClipRect and ExcludeClipRect, in logical units. Not inside a path bracket, whose path
+ * is cairo's current one. */
+static void mf_clip_rect(vgn_mf_play *pl, double l, double t, double r, double b, int exclude)
+{
+    if (pl->in_path) return;
+    cairo_new_path(pl->cr);
+    mf_rect_path(pl, l, t, r, b, 0);
+    mf_clip_path(pl, exclude);
+}
+
+/* GDI's region modes, as EMF's SelectClipPath and ExtSelectClipRgn give them. */
+#define MF_RGN_AND 1
+#define MF_RGN_DIFF 4
+#define MF_RGN_COPY 5
+
+/* Applies cairo's path to the clip as `mode` says; 0, or -1 for a mode a clip cannot take (a union
+ * or exclusive-or: cairo's clip only narrows), when the clip is left as it was. */
+static int mf_clip_mode(vgn_mf_play *pl, uint32_t mode)
+{
+    if (mode == MF_RGN_COPY) {
+        cairo_reset_clip(pl->cr);
+        mf_clip_path(pl, 0);
+    } else if (mode == MF_RGN_AND || mode == MF_RGN_DIFF) {
+        mf_clip_path(pl, mode == MF_RGN_DIFF);
+    } else {
+        cairo_new_path(pl->cr);
+        return -1;
+    }
+    return 0;
+}
+
 static void mf_save(vgn_mf_play *pl)
 {
-    if (pl->depth < VGN_MF_STACK) pl->stack[pl->depth] = pl->dc;
+    if (pl->depth < VGN_MF_STACK) {
+        pl->stack[pl->depth] = pl->dc;
+        cairo_save(pl->cr); /* the clip; the rest of cairo's state is set before each use */
+    }
     pl->depth++; /* counted past the stack's size so that the restores pair up */
 }
 
@@ -1030,7 +1102,8 @@ static void mf_restore(vgn_mf_play *pl, int32_t n)
     else if (n > 0) target = n - 1;
     else return;
     if (target < 0 || target >= pl->depth) return;
-    pl->depth = target;
+    while (pl->depth > target)
+        if (--pl->depth < VGN_MF_STACK) cairo_restore(pl->cr);
     if (target < VGN_MF_STACK) pl->dc = pl->stack[target];
     pl->xf_dirty = 1;
 }
@@ -1077,9 +1150,9 @@ static int mf_emf_record(vgn_mf_play *pl, uint32_t t, const uint8_t *r, uint32_t
     vgn_mf_dc *dc = &pl->dc;
     static const uint8_t min_size[123] = {
         [2] = 28, [3] = 28, [4] = 28, [5] = 28, [6] = 28, [7] = 32, [8] = 32, [9] = 16, [10] = 16, [11] = 16, [12] = 16, [17] = 12,
-        [18] = 12, [19] = 12, [22] = 12, [24] = 12, [25] = 12, [27] = 16, [31] = 24, [32] = 24, [34] = 12, [35] = 32, [36] = 36,
+        [18] = 12, [19] = 12, [22] = 12, [24] = 12, [25] = 12, [27] = 16, [29] = 24, [30] = 24, [31] = 24, [32] = 24, [34] = 12, [35] = 32, [36] = 36,
         [37] = 12, [38] = 28, [39] = 24, [40] = 12, [42] = 24, [43] = 24, [44] = 32, [45] = 40, [46] = 40, [47] = 40, [54] = 16,
-        [55] = 40, [76] = 100, [77] = 108, [81] = 80, [82] = 104, [83] = 76, [84] = 76, [85] = 28, [86] = 28, [87] = 28, [88] = 28,
+        [55] = 40, [67] = 12, [75] = 16, [76] = 100, [77] = 108, [81] = 80, [82] = 104, [83] = 76, [84] = 76, [85] = 28, [86] = 28, [87] = 28, [88] = 28,
         [89] = 28, [90] = 32, [91] = 32, [93] = 12, [94] = 12, [95] = 52};
     if (t < sizeof min_size && n < min_size[t]) {
         mf_stop(pl, VGN_E_INVALID, "record %lu is too short for its type", index);
@@ -1274,11 +1347,38 @@ static int mf_emf_record(vgn_mf_play *pl, uint32_t t, const uint8_t *r, uint32_t
         cairo_path_destroy(pl->path), pl->path = NULL;
         mf_paint(pl, t != 64, t != 62, pl->path_length);
         return 0;
-    case 67: case 68:
-        pl->in_path = 0;
-        if (pl->path != NULL) cairo_path_destroy(pl->path), pl->path = NULL;
-        cairo_new_path(pl->cr);
+    case 29: case 30: /* ExcludeClipRect, IntersectClipRect */
+        mf_clip_rect(pl, rds32(r + 8), rds32(r + 12), rds32(r + 16), rds32(r + 20), t == 29);
         return 0;
+    case 67: case 68: /* SelectClipPath (the path made the clip), AbortPath */
+        pl->in_path = 0;
+        cairo_new_path(pl->cr);
+        if (t == 67 && pl->path != NULL) {
+            cairo_append_path(pl->cr, pl->path);
+            (void)mf_clip_mode(pl, rd32(r + 8));
+        }
+        if (pl->path != NULL) cairo_path_destroy(pl->path), pl->path = NULL;
+        return 0;
+    case 75: { /* ExtSelectClipRgn: a region of device-unit rectangles, or none (the whole surface) */
+        uint32_t size = rd32(r + 8), mode = rd32(r + 12), count, i;
+        if (pl->in_path) return 0;
+        cairo_new_path(pl->cr);
+        if (size == 0) {
+            if (mode == MF_RGN_COPY) cairo_reset_clip(pl->cr);
+            return 0;
+        }
+        if (size > n - 16 || size < 32 || (count = rd32(r + 24)) > (size - 32) / 16) {
+            mf_stop(pl, VGN_E_INVALID, "record %lu has a clip region larger than itself", index);
+            return -1;
+        }
+        if (mf_budget(pl, (uint64_t)count * 4) != 0) return -1;
+        for (i = 0; i < count; i++) {
+            const uint8_t *q = r + 48 + (size_t)i * 16;
+            mf_rect_path(pl, rds32(q), rds32(q + 4), rds32(q + 8), rds32(q + 12), 1);
+        }
+        (void)mf_clip_mode(pl, mode);
+        return 0;
+    }
     case 70: /* comments: EMF+ among them */
         if (n >= 16 && memcmp(r + 12, "EMF+", 4) == 0) pl->emfplus = 1;
         return 0;
@@ -1353,7 +1453,7 @@ static int mf_wmf_record(vgn_mf_play *pl, uint16_t f, const uint8_t *p, size_t n
     switch (f) {
     case 0x0102: case 0x0103: case 0x0106: case 0x012E: case 0x012D: case 0x01F0: case 0x0127: need = 2; break;
     case 0x0201: case 0x0209: case 0x020B: case 0x020C: case 0x020D: case 0x020E: case 0x020F: case 0x0211: case 0x0213: case 0x0214: need = 4; break;
-    case 0x0410: case 0x0412: case 0x041B: case 0x0418: need = 8; break;
+    case 0x0410: case 0x0412: case 0x041B: case 0x0418: case 0x0415: case 0x0416: need = 8; break;
     case 0x061C: need = 12; break;
     case 0x0817: case 0x081A: case 0x0830: need = 16; break;
     case 0x0325: case 0x0324: case 0x0538: case 0x0521: need = 2; break;
@@ -1436,6 +1536,9 @@ static int mf_wmf_record(vgn_mf_play *pl, uint16_t f, const uint8_t *p, size_t n
         return 0;
     }
     case 0x041B: mf_rectangle(pl, rds16(p + 6), rds16(p + 4), rds16(p + 2), rds16(p)); return pl->stop_code != 0 ? -1 : 0;
+    case 0x0415: case 0x0416: /* ExcludeClipRect, IntersectClipRect */
+        mf_clip_rect(pl, rds16(p + 6), rds16(p + 4), rds16(p + 2), rds16(p), f == 0x0415);
+        return 0;
     case 0x0418: mf_ellipse(pl, rds16(p + 6), rds16(p + 4), rds16(p + 2), rds16(p)); return pl->stop_code != 0 ? -1 : 0;
     case 0x061C: mf_roundrect(pl, rds16(p + 10), rds16(p + 8), rds16(p + 6), rds16(p + 4), rds16(p + 2), rds16(p)); return pl->stop_code != 0 ? -1 : 0;
     case 0x0817: case 0x081A: case 0x0830:

@@ -88,6 +88,77 @@ struct MetafileTests {
         #expect(bitmap.pixels[centre + 3] == 255, "the rectangle after the text is drawn")
     }
 
+    /// A WMF of 100 x 100 pixels, written here: `records` (function, 16-bit parameters) after a
+    /// placeable header and the window set to the picture, then EOF.
+    static func wmf(_ records: [(function: UInt16, params: [Int])]) -> [UInt8] {
+        func u16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
+        func u32(_ v: Int) -> [UInt8] { u16(v & 0xFFFF) + u16(v >> 16 & 0xFFFF) }
+        let all = [(UInt16(0x020B), [0, 0]), (0x020C, [100, 100])] + records + [(0x0000, [])]
+        let body = all.flatMap { record in u32(3 + record.1.count) + u16(Int(record.0)) + record.1.flatMap { u16($0) } }
+        let placeable = u32(0x9AC6_CDD7) + u16(0) + [0, 0, 100, 100].flatMap { u16($0) } + u16(96) + u32(0) + u16(0)
+        let header = u16(1) + u16(9) + u16(0x0300) + u32(9 + body.count / 2) + u16(3) + u32(16) + u16(0)
+        return placeable + header + body
+    }
+
+    @Test func clipRectanglesAreIntersectedExcludedSavedAndRestored() throws {
+        // A null pen; a red brush; with the clip saved, narrowed to the left half and a red square drawn
+        // over everything; the clip restored, a hole taken out of it and a blue square drawn on the right half.
+        let bytes = Self.wmf([
+            (0x02FA, [5, 0, 0, 0, 0]), (0x012D, [0]),  // CreatePenIndirect (PS_NULL), SelectObject
+            (0x02FC, [0, 0x00FF, 0x0000, 0]), (0x012D, [1]),  // CreateBrushIndirect (red), SelectObject
+            (0x001E, []), (0x0416, [100, 50, 0, 0]),  // SaveDC, IntersectClipRect (left half)
+            (0x041B, [100, 100, 0, 0]),  // Rectangle (all of it)
+            (0x0127, [0xFFFF]), (0x0415, [60, 80, 40, 60]),  // RestoreDC(-1), ExcludeClipRect (60…80, 40…60)
+            (0x02FC, [0, 0x0000, 0x00FF, 0]), (0x012D, [2]),  // CreateBrushIndirect (blue), SelectObject
+            (0x041B, [100, 100, 0, 50]),  // Rectangle (the right half)
+        ])
+        let image = try StreamedFormatTests.thumbnail(bytes, name: "clips.wmf", size: 100)
+        #expect(image.warnings.isEmpty, "\(image.warnings)")
+        let bitmap = image.bitmap
+        #expect(bitmap.width == 100 && bitmap.height == 100)
+        func pixel(_ x: Int, _ y: Int) -> [UInt8] { Array(bitmap.pixels[(y * bitmap.width + x) * 4..<(y * bitmap.width + x) * 4 + 4]) }
+        #expect(pixel(25, 50) == [255, 0, 0, 255], "red inside the first clip")
+        #expect(pixel(75, 20) == [0, 0, 255, 255], "blue: the clip was restored before the second square")
+        #expect(pixel(70, 50)[3] == 0, "neither square in the hole: red clipped away, blue excluded")
+    }
+
+    /// An EMF of 100 x 100 pixels (MM_TEXT, a pixel a unit), written here: `records` (type, 32-bit
+    /// parameters) after the header, then EOF.
+    static func emf(_ records: [(type: Int, params: [Int])]) -> [UInt8] {
+        func u32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+        let all = records + [(14, [0, 16, 20])]
+        let body = all.flatMap { record in u32(record.0) + u32(8 + 4 * record.1.count) + record.1.flatMap { u32($0) } }
+        let header = [
+            1, 88, 0, 0, 99, 99, 0, 0, 2646, 2646, 0x464D_4520, 0x10000, 88 + body.count, all.count + 1, 5, 0, 0, 0, 1000, 1000, 265, 265,
+        ]
+        return header.flatMap { u32($0) } + body
+    }
+
+    @Test func emfClipsToAPathAndToRegionsCopiedTakenOutAndReset() throws {
+        func region(_ mode: Int, _ l: Int, _ t: Int, _ r: Int, _ b: Int) -> (type: Int, params: [Int]) {
+            (75, [48, mode, 32, 1, 1, 16, l, t, r, b, l, t, r, b])  // ExtSelectClipRgn: one rectangle
+        }
+        let bytes = Self.emf([
+            (38, [1, 5, 0, 0, 0]), (37, [1]),  // CreatePen (PS_NULL), SelectObject
+            (39, [2, 0, 0x0000FF, 0]), (37, [2]),  // CreateBrushIndirect (red), SelectObject
+            (33, []), (59, []), (43, [0, 0, 50, 100]), (60, []), (67, [5]),  // SaveDC; the left half's path made the clip
+            (43, [0, 0, 100, 100]),  // Rectangle (all of it)
+            (34, [-1]), region(5, 50, 0, 100, 100), region(4, 60, 40, 80, 60),  // RestoreDC; the right half, less a hole
+            (39, [3, 0, 0xFF0000, 0]), (37, [3]), (43, [0, 0, 100, 100]),  // blue, everywhere
+            (75, [0, 5]), (39, [4, 0, 0x00FF00, 0]), (37, [4]), (43, [65, 45, 75, 55]),  // no clip; green, inside the hole
+        ])
+        let image = try StreamedFormatTests.thumbnail(bytes, name: "clips.emf", size: 100)
+        #expect(image.warnings.isEmpty, "\(image.warnings)")
+        let bitmap = image.bitmap
+        #expect(bitmap.width == 100 && bitmap.height == 100)
+        func pixel(_ x: Int, _ y: Int) -> [UInt8] { Array(bitmap.pixels[(y * bitmap.width + x) * 4..<(y * bitmap.width + x) * 4 + 4]) }
+        #expect(pixel(25, 50) == [255, 0, 0, 255], "red inside the path")
+        #expect(pixel(75, 20) == [0, 0, 255, 255], "blue in the region copied after the restore")
+        #expect(pixel(25, 80) == [255, 0, 0, 255], "no blue outside that region")
+        #expect(pixel(62, 42)[3] == 0, "nothing in the hole taken out of it")
+        #expect(pixel(70, 50) == [0, 255, 0, 255], "green once the clip is reset")
+    }
+
     @Test func aDamagedOrHostileEMFDrawsWhatCameBeforeOrSaysWhy() throws {
         let folder = try JPEG2000Tests.workFolder("metafile-hostile")
         defer { try? FileManager.default.removeItem(atPath: folder) }
