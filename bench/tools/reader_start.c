@@ -40,6 +40,7 @@ int main(int argc, char **argv)
     kept = malloc(heap + 1);
     memset(kept, 1, heap + 1);
     vgn_library_settle();
+    vgn_isolate_set_self_start(0); /* no helper named means a fork here, not this program started afresh */
     for (round = 0; round < rounds; round++)
         for (way = 0; way < 2; way++) {
             vgn_pdf_facts facts;
