@@ -27,30 +27,26 @@ if grep -q "unsafeFlags\|unsafe build flags" "$WORK/build.log"; then
   echo "consumer-check: FAILED: SwiftPM refused unsafe flags in the dependency" >&2
   exit 1
 fi
-out=$("$WORK/build/debug/ThumbnailSize" swatch-types.json sunrise.swatch) || {
-  echo "consumer-check: FAILED: ThumbnailSize exited non-zero: $out" >&2
-  exit 1
+# Runs ThumbnailSize on FILE under strace (its execs into $WORK/execs), prints its line and checks
+# that the line starts with EXPECTED.
+thumbnail() {
+  local file=$1 expected=$2 out
+  out=$(strace -f -e trace=execve -o "$WORK/execs" "$WORK/build/debug/ThumbnailSize" swatch-types.json "$file") || {
+    echo "consumer-check: FAILED: ThumbnailSize exited non-zero on $(basename "$file"): $out" >&2
+    exit 1
+  }
+  echo "$out"
+  if [[ $out != "$expected"* ]]; then
+    echo "consumer-check: FAILED: expected a line starting \"$expected\"" >&2
+    exit 1
+  fi
 }
-echo "$out"
-expected="thumbnail: 256 × 26 from generator com.example.swatch for com.example.swatch"
-if [[ $out != "$expected"* ]]; then
-  echo "consumer-check: FAILED: expected a line starting \"$expected\"" >&2
-  exit 1
-fi
+thumbnail sunrise.swatch "thumbnail: 256 × 26 from generator com.example.swatch for com.example.swatch"
 # An AVIF decodes in a child process. The package ships no vignette-decode, so the child must start
 # as ThumbnailSize itself (the shim answers for the helper before main), not as a fork of it.
 [[ ! -e $WORK/build/debug/vignette-decode ]] || { echo "consumer-check: FAILED: vignette-decode was built for the package" >&2; exit 1; }
-avif="$WORK/vignette/Tests/VignetteImagingTests/Fixtures/formats/other-images/hopper.avif"
-out=$(strace -f -e trace=execve -o "$WORK/execs" "$WORK/build/debug/ThumbnailSize" swatch-types.json "$avif") || {
-  echo "consumer-check: FAILED: ThumbnailSize exited non-zero on an AVIF: $out" >&2
-  exit 1
-}
-echo "$out"
-expected="thumbnail: 128 × 128 from generator image for public.avif"
-if [[ $out != "$expected"* ]]; then
-  echo "consumer-check: FAILED: expected a line starting \"$expected\"" >&2
-  exit 1
-fi
+thumbnail "$WORK/vignette/Tests/VignetteImagingTests/Fixtures/formats/other-images/hopper.avif" \
+  "thumbnail: 128 × 128 from generator image for public.avif"
 if ! grep -q 'execve("/proc/self/exe", \["vignette-decode (started as the ' "$WORK/execs"; then
   echo "consumer-check: FAILED: the AVIF's decoder did not start as ThumbnailSize itself; the program's execs:" >&2
   grep execve "$WORK/execs" >&2
