@@ -9,12 +9,13 @@
  * mask applied, and averaged in linear light straight into a canvas k times smaller than the
  * picture (k the largest whole factor leaving the longest side at least twice the target); then
  * it meets the canvas as GIMP 2.10 composites: the legacy modes in perceptual values with their own
- * formula, the 2.10 modes blended in their blend space and composited (union or clip to backdrop)
- * in their composite space, as the mode's defaults or the layer's own settings say. Every mode
+ * formula, the 2.10 modes blended in their blend space and composited (union, clip to backdrop,
+ * or clip to layer and intersection, which keep only the layer's part of the canvas) in their
+ * composite space, as the mode's defaults or the layer's own settings say. Every mode
  * that blends colours is drawn, 2.10's and legacy: the separable ones, HSV and HSL, luma and
- * luminance, and LCH (blended in CIE L*a*b*, D50, as babl converts); the erase family, merge and
- * split as Normal, with a warning; Dissolve as Normal, its noise meaning nothing shrunk. Tiles
- * wholly off the canvas are not decoded.
+ * luminance, and LCH (blended in CIE L*a*b*, D50, as babl converts); Erase, Merge and Split by
+ * their own alpha rules; Colour erase as Normal, with a warning; Dissolve as Normal, its noise
+ * meaning nothing shrunk. Tiles wholly off the canvas are not decoded.
  *
  * Bounds: every structure is read through checked offsets; a level must point at exactly the
  * tiles its size needs; a tile's runs must fill its planes exactly; the visible layers together
@@ -97,7 +98,11 @@ typedef enum {
     VGN_BLEND_LCH_HUE,
     VGN_BLEND_LCH_CHROMA,
     VGN_BLEND_LCH_COLOR,
-    VGN_BLEND_LCH_LIGHTNESS
+    VGN_BLEND_LCH_LIGHTNESS,
+    /* the ones that change alpha and composite by their own rule (gimpoperationerase.c, merge, split) */
+    VGN_BLEND_ERASE,
+    VGN_BLEND_MERGE,
+    VGN_BLEND_SPLIT
 } vgn_blend;
 
 /* How a layer meets the canvas: GIMP 2.10's layer_mode_infos[] for its mode, or the layer's own
@@ -163,6 +168,9 @@ static vgn_xcf_how vgn_xcf_how_of(uint32_t mode)
     case 54: h.blend = VGN_BLEND_LUMA_DARKEN; break;
     case 55: h.blend = VGN_BLEND_LUMA_LIGHTEN; break;
     case 56: h.blend = VGN_BLEND_LUMINANCE, h.blend_space = VGN_SPACE_LINEAR; break;
+    case 58: h.blend = VGN_BLEND_ERASE, h.blend_space = VGN_SPACE_LINEAR; break;
+    case 59: h.blend = VGN_BLEND_MERGE, h.blend_space = VGN_SPACE_LINEAR, h.composite_mode = VGN_COMPOSITE_UNION; break;
+    case 60: h.blend = VGN_BLEND_SPLIT, h.blend_space = VGN_SPACE_LINEAR; break;
     default:
         h.drawn = 0;
         h.blend_space = VGN_SPACE_LINEAR, h.composite_mode = VGN_COMPOSITE_UNION;
@@ -780,6 +788,44 @@ static void vgn_xcf_pixel_from_space(const float *v, int space, float *lin)
     for (c = 0; c < 3; c++) lin[c] = vgn_xcf_from_space(v[c], space);
 }
 
+/* Erase, Merge and Split: the canvas's colour ci and alpha ai and the layer's cl and la (its
+ * opacity and mask applied) into out and *out_a, in the composite space, as GIMP 2.10's
+ * operations for those modes do for each composite mode. */
+static void vgn_xcf_meet_alpha(const vgn_xcf_how *how, float ai, float la, const float *ci, const float *cl, float *out, float *out_a)
+{
+    const int mode = how->composite_mode;
+    float a = 0.0f, ratio = 0.0f;
+    const float *take = ci; /* the colour when not mixed */
+    int c;
+    if (how->blend == VGN_BLEND_ERASE) {
+        a = ai - ai * la;
+    } else if (how->blend == VGN_BLEND_MERGE) {
+        if (mode == VGN_COMPOSITE_CLIP_TO_BACKDROP) {
+            float over = la - (1.0f - ai);
+            a = ai;
+            if (over > 0.0f) ratio = over / ai;
+        } else if (mode == VGN_COMPOSITE_CLIP_TO_LAYER || mode == VGN_COMPOSITE_INTERSECTION) {
+            a = mode == VGN_COMPOSITE_CLIP_TO_LAYER ? la : fmaxf(la - (1.0f - ai), 0.0f);
+            if (a != 0.0f) take = cl;
+        } else {
+            a = fminf(ai, 1.0f - la) + la;
+            if (a != 0.0f) ratio = la / a;
+        }
+    } else { /* split */
+        if (mode == VGN_COMPOSITE_UNION) {
+            a = la <= ai ? ai - la : la - ai;
+            if (la > ai) take = cl;
+        } else if (mode == VGN_COMPOSITE_CLIP_TO_LAYER) {
+            a = fmaxf(la - ai, 0.0f);
+            if (a != 0.0f) take = cl;
+        } else if (mode != VGN_COMPOSITE_INTERSECTION) {
+            a = fmaxf(ai - la, 0.0f);
+        }
+    }
+    for (c = 0; c < 3; c++) out[c] = take[c] + (cl[c] - take[c]) * ratio;
+    *out_a = a;
+}
+
 /* The layer's cell s (linear, premultiplied, its mask applied) meets the canvas cell b (the same)
  * at `opacity`, as GIMP composites (gimpoperationlayermode-composite.c and the legacy modes). */
 static void vgn_xcf_meet(float *b, const float *s, float opacity, const vgn_xcf_how *how)
@@ -787,11 +833,19 @@ static void vgn_xcf_meet(float *b, const float *s, float opacity, const vgn_xcf_
     const int cs = how->composite_space, bs = how->blend_space;
     float ai = b[3], al = s[3], la = al * opacity, in[3], layer[3], ci[3], cl[3], comp[3], out[3], out_a;
     int c;
-    if (la <= 0.0f) return;
+    /* nothing of the layer here changes nothing, but where the result keeps only the layer's part */
+    if (la <= 0.0f && (how->composite_mode == VGN_COMPOSITE_UNION || how->composite_mode == VGN_COMPOSITE_CLIP_TO_BACKDROP))
+        return;
     for (c = 0; c < 3; c++) {
-        in[c] = ai > 0.0f ? b[c] / ai : 0.0f, layer[c] = s[c] / al; /* linear, straight */
+        in[c] = ai > 0.0f ? b[c] / ai : 0.0f, layer[c] = al > 0.0f ? s[c] / al : 0.0f; /* linear, straight */
         ci[c] = vgn_xcf_to_space(in[c], cs);
         cl[c] = vgn_xcf_to_space(layer[c], cs);
+    }
+    if (how->blend >= VGN_BLEND_ERASE) {
+        vgn_xcf_meet_alpha(how, ai, la, ci, cl, out, &out_a);
+        for (c = 0; c < 3; c++) b[c] = vgn_xcf_from_space(out[c], cs) * out_a;
+        b[3] = out_a;
+        return;
     }
     if (how->blend == VGN_BLEND_NORMAL || how->blend == VGN_BLEND_BEHIND) {
         for (c = 0; c < 3; c++) comp[c] = cl[c];
@@ -980,6 +1034,13 @@ static void vgn_xcf_draw_layer(vgn_xcf *x, const vgn_xcf_layer *l, uint32_t numb
             s[0] *= scale, s[1] *= scale, s[2] *= scale, s[3] *= scale;
             vgn_xcf_meet(x->canvas + ((size_t)cy * cw + cx) * 4, s, l->opacity, &how);
         }
+    }
+    if (how.composite_mode == VGN_COMPOSITE_CLIP_TO_LAYER || how.composite_mode == VGN_COMPOSITE_INTERSECTION) {
+        /* the result is the layer's part of the canvas alone: what lies outside the layer goes */
+        const uint32_t chh = x->base.height;
+        for (cy = 0; cy < chh; cy++)
+            for (cx = 0; cx < cw; cx++)
+                if (cy < cy0 || cy > cy1 || cx < cx0 || cx > cx1) memset(x->canvas + ((size_t)cy * cw + cx) * 4, 0, 4 * sizeof(float));
     }
 }
 

@@ -11,11 +11,15 @@ import VignetteCore
 /// reduced canvas of a small thumbnail; and files written here for what damage and aliasing do.
 @Suite("GIMP XCF")
 struct XCFTests {
-    @Test(arguments: ["layers-u8", "layers-u16", "layers-float-linear", "layers-grey", "layers-indexed", "modes-u8", "modes-more-u8"])
+    @Test(arguments: [
+        "layers-u8", "layers-u16", "layers-float-linear", "layers-grey", "layers-indexed", "modes-u8", "modes-more-u8",
+        "clip-to-layer-u8", "intersection-u8",
+    ])
     func aGIMPDocumentMatchesGIMPsOwnMergeOfItsLayers(name: String) throws {
         let ours = try StreamedFormatTests.fixture("xcf/\(name).xcf", size: 1 << 14)
         let gimp = try referencePNG("xcf/\(name).gimp.png")
-        let (width, height) = name == "modes-more-u8" ? (170, 60) : name == "modes-u8" ? (150, 40) : (150, 100)
+        let sizes = ["modes-more-u8": (170, 80), "modes-u8": (150, 40), "clip-to-layer-u8": (60, 40), "intersection-u8": (60, 40)]
+        let (width, height) = sizes[name] ?? (150, 100)
         #expect(ours.bitmap.width == width && ours.bitmap.height == height)
         #expect(ours.warnings.isEmpty, "\(ours.warnings)")
         // Identical on the machine that made them; 50 dB leaves a libm's last bit its due.

@@ -10,8 +10,9 @@
 # 16-bit perceptual integers, 32-bit linear floats, greyscale and indexed (its group merged first:
 # GIMP converts no image with a group to indexed). A second document, modes-u8, has a stripe in
 # each separable layer mode, 2.10's and legacy; a third, modes-more-u8, one in each of 2.10's
-# other colour modes (vivid light to linear burn, luma, luminance, HSV and HSL, LCH) and in the
-# legacy HSV and HSL modes.
+# other colour modes (vivid light to linear burn, luma, luminance, HSV and HSL, LCH), in the
+# legacy HSV and HSL modes, and in Erase, Merge and Split; clip-to-layer-u8 and intersection-u8
+# a layer composited clipped to itself and intersected.
 set -euo pipefail
 cd "$(dirname "$0")"
 gimp-console-2.10 -i -d -f --batch-interpreter plug-in-script-fu-eval -b - <<'SCHEME'
@@ -118,9 +119,11 @@ gimp-console-2.10 -i -d -f --batch-interpreter plug-in-script-fu-eval -b - <<'SC
   (save image "modes-u8"))
 ; The modes that are not separable or came with 2.10 after the first ones: 17 stripes over a
 ; gradient from crimson to green, the top row orange at 80 %, the middle row sky blue at 50 %;
-; below them the legacy HSV and HSL modes, orange at 80 % and sky blue at 50 %.
-(let* ((image (car (gimp-image-new 170 60 RGB)))
-       (bg (car (gimp-layer-new image 170 60 RGB-IMAGE "background" 100 LAYER-MODE-NORMAL)))
+; below them the legacy HSV and HSL modes, orange at 80 % and sky blue at 50 %; at the bottom
+; Erase, Merge and Split (orange at 80 %, sky blue at 50 %), then Merge clipped to the backdrop
+; and Split as a union, orange at 80 %.
+(let* ((image (car (gimp-image-new 170 80 RGB)))
+       (bg (car (gimp-layer-new image 170 80 RGB-IMAGE "background" 100 LAYER-MODE-NORMAL)))
        (legacy (list LAYER-MODE-HSV-HUE-LEGACY LAYER-MODE-HSV-SATURATION-LEGACY LAYER-MODE-HSL-COLOR-LEGACY
                      LAYER-MODE-HSV-VALUE-LEGACY))
        (modes (list LAYER-MODE-VIVID-LIGHT LAYER-MODE-PIN-LIGHT LAYER-MODE-LINEAR-LIGHT LAYER-MODE-HARD-MIX
@@ -132,7 +135,7 @@ gimp-console-2.10 -i -d -f --batch-interpreter plug-in-script-fu-eval -b - <<'SC
   (gimp-context-set-foreground '(200 30 60))
   (gimp-context-set-background '(40 200 120))
   (gimp-context-set-gradient-fg-bg-rgb)
-  (gimp-drawable-edit-gradient-fill bg GRADIENT-LINEAR 0 FALSE 1 0 FALSE 0 0 170 60)
+  (gimp-drawable-edit-gradient-fill bg GRADIENT-LINEAR 0 FALSE 1 0 FALSE 0 0 170 80)
   (define (stripes modes y i colour opacity)
     (if (pair? modes)
         (let ((l (layer image "stripe" 10 20 (* i 10) y opacity (car modes) 0 0)))
@@ -142,6 +145,32 @@ gimp-console-2.10 -i -d -f --batch-interpreter plug-in-script-fu-eval -b - <<'SC
   (stripes modes 20 0 '(90 170 230) 50)
   (stripes legacy 40 0 '(200 120 60) 80)
   (stripes legacy 40 4 '(90 170 230) 50)
+  (stripes (list LAYER-MODE-ERASE LAYER-MODE-MERGE LAYER-MODE-SPLIT) 60 0 '(200 120 60) 80)
+  (stripes (list LAYER-MODE-ERASE LAYER-MODE-MERGE LAYER-MODE-SPLIT) 60 3 '(90 170 230) 50)
+  (define (composited mode composite i)
+    (let ((l (layer image "stripe" 10 20 (* i 10) 60 80 mode 0 0)))
+      (fill-rect image l '(200 120 60) (* i 10) 60 10 20)
+      (gimp-layer-set-composite-mode l composite)))
+  (composited LAYER-MODE-MERGE LAYER-COMPOSITE-CLIP-TO-BACKDROP 6)
+  (composited LAYER-MODE-SPLIT LAYER-COMPOSITE-UNION 7)
   (save image "modes-more-u8"))
+; A layer composited clipped to itself, or intersected, keeps only its own part of the canvas:
+; over a gradient and an orange square, a disc on a 30 x 20 layer, Normal at 80 %.
+(define (clipped-document composite base)
+  (let* ((image (car (gimp-image-new 60 40 RGB)))
+         (bg (car (gimp-layer-new image 60 40 RGB-IMAGE "background" 100 LAYER-MODE-NORMAL))))
+    (gimp-image-insert-layer image bg 0 0)
+    (gimp-context-set-foreground '(30 60 200))
+    (gimp-context-set-background '(250 150 40))
+    (gimp-context-set-gradient-fg-bg-rgb)
+    (gimp-drawable-edit-gradient-fill bg GRADIENT-LINEAR 0 FALSE 1 0 FALSE 0 0 60 40)
+    (let ((square (layer image "square" 20 30 5 5 100 LAYER-MODE-NORMAL 0 0)))
+      (fill-rect image square '(200 120 60) 5 5 20 30))
+    (let ((disc (layer image "disc" 30 20 20 10 80 LAYER-MODE-NORMAL 0 0)))
+      (fill-ellipse image disc '(90 170 230) 20 10 30 20)
+      (gimp-layer-set-composite-mode disc composite))
+    (save image base)))
+(clipped-document LAYER-COMPOSITE-CLIP-TO-LAYER "clip-to-layer-u8")
+(clipped-document LAYER-COMPOSITE-INTERSECTION "intersection-u8")
 (gimp-quit 0)
 SCHEME
