@@ -1,6 +1,6 @@
 /*
  * vgn_decoder.h - the row-streaming decoders beyond JPEG/PNG/WebP: BMP, ICO/CUR, ICNS, TGA, PCX, SGI,
- * Sun raster, PNM/PAM, PFM, QOI, Radiance HDR, DDS, PSD, XCF, XPM/XBM, OpenEXR (OpenEXRCore), GIF (giflib), TIFF
+ * Sun raster, PNM/PAM, PFM, QOI, Radiance HDR, FITS, DDS, PSD, XCF, XPM/XBM, OpenEXR (OpenEXRCore), GIF (giflib), TIFF
  * (libtiff), HEIF/AVIF (libheif), JPEG XL (libjxl), JPEG 2000 (OpenJPEG), Windows metafiles (cairo); and camera RAW previews
  * (LibRaw). The conventions of vgn_codecs.h apply (vgn_error filled by every call, no global mutable
  * state, no output on stderr, input memory (or descriptor) owned by the caller and kept alive until
@@ -109,6 +109,13 @@ vgn_decoder *vgn_exr_open(const uint8_t *data, size_t size, uint32_t target, vgn
  * orientations; 32-bit_rle_rgbe (XYZE refused by name); shown as linear light clamped to 0-1 through
  * the sRGB curve, as OpenEXR is (values as stored: EXPOSURE records what was already applied). */
 vgn_decoder *vgn_hdr_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
+
+/* FITS (astronomy's Flexible Image Transport System): the primary image or the first IMAGE extension,
+ * BITPIX 8/16/32/64/-32/-64 with BZERO/BSCALE, the first row stored at the bottom, a cube of three
+ * planes as RGB (else the first plane); 8-bit data as stored, other data over its range, stretched as
+ * PixInsight's automatic screen stretch when its median is in the lowest quarter (a sky background);
+ * tile-compressed (fpack) images refused by name. */
+vgn_decoder *vgn_fits_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
 
 /* XCF (GIMP's own format, versions 0 to 12 and up, every precision): the visible top-level layers
  * (a group by the projection GIMP stores) composited bottom first with their masks, opacity and
