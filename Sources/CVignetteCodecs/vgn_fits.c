@@ -353,7 +353,7 @@ static void *vgn_fits_fail(vgn_error *err, int code, const char *msg)
 static int vgn_fits_header(const uint8_t *data, size_t size, size_t at, int primary, vgn_fits_unit *u, vgn_error *err)
 {
     size_t pos = at;
-    int seen_naxis = 0;
+    int seen_naxis = 0, given = 0;
     char m[VGN_MSG_LEN];
     memset(u, 0, sizeof *u);
     u->primary = primary;
@@ -406,6 +406,7 @@ static int vgn_fits_header(const uint8_t *data, size_t size, size_t at, int prim
                 return VGN_E_INVALID;
             }
             if (axis <= 3) u->axes[axis - 1] = (uint64_t)iv;
+            if (axis == given + 1) given++;
             /* Random groups (NAXIS1 = 0) count every axis but the first. */
             if (axis == 1 && iv == 0 && u->naxis > 1) continue;
             if (u->elements != 0 && (uint64_t)iv > UINT64_MAX / u->elements) {
@@ -440,6 +441,11 @@ static int vgn_fits_header(const uint8_t *data, size_t size, size_t at, int prim
     }
     if (u->bitpix == 0 || !seen_naxis) {
         vgn_err_fill(err, VGN_E_INVALID, "a header without BITPIX or NAXIS", NULL);
+        return VGN_E_INVALID;
+    }
+    if (given < u->naxis) {
+        snprintf(m, sizeof m, "NAXIS is %d but NAXIS%d is missing", u->naxis, given + 1);
+        vgn_err_fill(err, VGN_E_INVALID, m, NULL);
         return VGN_E_INVALID;
     }
     pos += VGN_FITS_CARD;

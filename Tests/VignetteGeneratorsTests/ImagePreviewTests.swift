@@ -14,16 +14,26 @@ struct ImagePreviewTests {
     }
 
     @Test func anImageNothingDecodesGetsItsFactsNotTheFallback() throws {
-        // A FITS header (astronomy's 80-character cards in 2,880-byte blocks): a format Vignette draws no picture of.
+        // A DPX header (film scans: "SDPX", big-endian), a format Vignette draws no picture of.
+        let bytes = Array("SDPX".utf8) + [0, 0, 0x08, 0] + [UInt8](repeating: 0, count: 2040)
+        let input = GeneratorInput(
+            bytes: bytes, filename: "scan.dpx", resolver: TypeResolver(catalog: GeneratorFixtures.registry.catalog))
+        let (p, generator, _) = try GeneratorFixtures.registry.preview(for: input, request: PreviewRequest())
+        #expect(generator == "image-facts")
+        #expect(p.text == "Format: DPX image\nPicture: not drawn (Vignette has no decoder for this format)\n")
+        #expect(p.html.hasPrefix("<p class=\"note\">Picture not drawn: Vignette has no decoder for this format</p>\n<dl class=\"facts\">"))
+    }
+
+    @Test func aFITSHeaderWithoutItsAxesSaysWhichIsMissing() throws {
+        // Astronomy's 80-character cards in 2,880-byte blocks: NAXIS = 2, and no NAXIS1 or NAXIS2.
         let cards = ["SIMPLE  =                    T", "BITPIX  =                    8", "NAXIS   =                    2", "END"]
         var bytes = Array(cards.map { $0.padding(toLength: 80, withPad: " ", startingAt: 0) }.joined().utf8)
         bytes += [UInt8](repeating: 0x20, count: 2880 - bytes.count)
         let input = GeneratorInput(
             bytes: bytes, filename: "sky.fits", resolver: TypeResolver(catalog: GeneratorFixtures.registry.catalog))
         let (p, generator, _) = try GeneratorFixtures.registry.preview(for: input, request: PreviewRequest())
-        #expect(generator == "image-facts")
-        #expect(p.text == "Format: FITS image\nPicture: not drawn (Vignette has no decoder for this format)\n")
-        #expect(p.html.hasPrefix("<p class=\"note\">Picture not drawn: Vignette has no decoder for this format</p>\n<dl class=\"facts\">"))
+        #expect(generator == "image")
+        #expect(p.text == "Format: FITS image\nPicture: not drawn (corrupt FITS: NAXIS is 2 but NAXIS1 is missing)\n")
     }
 
     @Test func anImageItsDecoderCannotDrawStillGetsItsHeaderFactsAndTheReason() throws {
