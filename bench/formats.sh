@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Built-in decoders against the peers (issue 13), 256 px thumbnails, one run, same conditions:
 #
-# 1. The 32 benchmark photos as WebP, HEIC, AVIF, JPEG XL, TIFF, GIF, JPEG 2000, Radiance HDR and FITS (bench/make-formats.sh):
+# 1. The 32 benchmark photos as WebP, HEIC, AVIF, JPEG XL, TIFF, GIF, JPEG 2000, Radiance HDR, FITS and DPX (bench/make-formats.sh):
 #    `vignette batch --out DIR --size 256 --format jpeg --quality 80 -j 2` against `vipsthumbnail
 #    -s 256` run as 2 processes
 #    (xargs -P2 -n4, JPEG q80 out, like bench/peers.sh). Target: vignette ≤ 0.7× vipsthumbnail.
@@ -26,7 +26,7 @@ mixed=${MIXED_DIR:-$here/../../shared/corpora/mixed}
 vignette=${VIGNETTE_BIN:-$here/../.build/release/vignette}
 out=${OUTROOT:-/dev/shm/formats-bench}
 [[ -x $vignette ]] || (cd "$here/.." && swift build -c release >/dev/null)
-for set in ${SETS:-webp heic avif jxl tiff gif jp2 hdr fits}; do
+for set in ${SETS:-webp heic avif jxl tiff gif jp2 hdr fits dpx}; do
     [[ -d $formats/$set && -n $(ls "$formats/$set") ]] || FORMATS=${SETS:-} "$here/make-formats.sh"
 done
 for tool in vipsthumbnail gdk-pixbuf-thumbnailer /usr/bin/time; do
@@ -81,7 +81,7 @@ row() { # set input-dir peer-label peer-command target
 echo "| set | files | vignette thumbnails | vignette wall | vignette RSS | peer thumbnails | peer wall | peer RSS | ratio | target |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 vips="ls | OMP_NUM_THREADS=1 VIPS_CONCURRENCY=1 xargs -P2 -n4 vipsthumbnail -s 256 -o '$out/vipsthumbnail.%SET%/%s.jpg[Q=80,strip]'"
-for set in ${SETS:-webp heic avif jxl tiff gif jp2 hdr fits}; do
+for set in ${SETS:-webp heic avif jxl tiff gif jp2 hdr fits dpx}; do
     row "$set" "$formats/$set" vipsthumbnail "${vips//%SET%/$set}" 0.7
 done
 [[ -n ${SETS:-} ]] && exit 0

@@ -10,6 +10,7 @@
 #   corpus/formats/jp2/   opj_compress -r 20 (OpenJPEG: 20:1, six resolution levels, 1024-pixel tiles)
 #   corpus/formats/hdr/   ImageMagick, the photo's linear light as run-length coded Radiance RGBE
 #   corpus/formats/fits/  ImageMagick, the photo's grey as 16-bit FITS (BITPIX 16, as cameras on telescopes write)
+#   corpus/formats/dpx/   ImageMagick, 10-bit RGB DPX (filled words, as film scanners write)
 # and corpus/formats/oriented/: a photo with EXIF orientation 6 (JPEG), and the same photo as
 # HEIC (irot added by tools/heif-irot.py), AVIF (avifenc --irot), JPEG XL (orientation in the
 # codestream) and TIFF (Orientation tag), each of which must come out portrait.
@@ -25,7 +26,7 @@ if [[ ${1:-} == --force ]]; then rm -rf "$out"; fi
 for tool in cwebp heif-enc avifenc cjxl opj_compress convert vips exiftool; do
     command -v "$tool" >/dev/null || { echo "make-formats: $tool is missing (scripts/install-deps.sh --test)" >&2; exit 1; }
 done
-mkdir -p "$out"/{webp,heic,avif,jxl,tiff,gif,jp2,hdr,fits,oriented}
+mkdir -p "$out"/{webp,heic,avif,jxl,tiff,gif,jp2,hdr,fits,dpx,oriented}
 
 encode() { # format input
     local fmt=$1 in=$2 name
@@ -50,11 +51,12 @@ encode() { # format input
         rm -f "/dev/shm/$name.ppm" ;;
     hdr) [[ -s $out/hdr/$name.hdr ]] || convert "$in" -colorspace RGB "$out/hdr/$name.hdr" ;;
     fits) [[ -s $out/fits/$name.fits ]] || convert "$in" -colorspace gray -depth 16 "$out/fits/$name.fits" ;;
+    dpx) [[ -s $out/dpx/$name.dpx ]] || convert "$in" -depth 10 "$out/dpx/$name.dpx" ;;
     esac
 }
 export -f encode
 export out
-for fmt in ${FORMATS:-webp heic avif jxl tiff gif jp2 hdr fits}; do # FORMATS="jp2": only those
+for fmt in ${FORMATS:-webp heic avif jxl tiff gif jp2 hdr fits dpx}; do # FORMATS="jp2": only those
     echo "make-formats: $fmt" >&2
     ls "$src"/*.jpg | xargs -P 2 -I{} bash -c 'encode "$0" "$1"' "$fmt" {}
 done

@@ -3,7 +3,7 @@ import Foundation
 public import VignetteCore
 
 /// The formats decoded through the shim's streaming decoders (vgn_decoder.h): GIF, TIFF, BMP,
-/// ICO/CUR, ICNS, TGA, PCX, SGI, Sun raster, PNM/PAM, PFM, QOI, DDS, PSD, XCF, XPM/XBM, OpenEXR, Radiance HDR, FITS, HEIF/AVIF,
+/// ICO/CUR, ICNS, TGA, PCX, SGI, Sun raster, PNM/PAM, PFM, QOI, DDS, PSD, XCF, XPM/XBM, OpenEXR, Radiance HDR, FITS, DPX, HEIF/AVIF,
 /// JPEG XL, JPEG 2000, JBIG, Windows metafiles (WMF, EMF), and camera RAW through its embedded preview.
 extension ImageDecoder {
     /// A format the streaming decoders read, by the name errors use.
@@ -32,6 +32,7 @@ extension ImageDecoder {
         case radiance = "Radiance HDR"
         case xcf = "XCF"
         case fits = "FITS"
+        case dpx = "DPX"
 
         /// The formats decoded in a child process (`vgn_isolated_open`), where `vignette-decode` is the program.
         static let isolated: Set<Self> = [.heif, .jpegXL, .jpeg2000, .openEXR, .jbig, .wmf, .emf]
@@ -107,6 +108,7 @@ extension ImageDecoder {
             case .radiance: vgn_hdr_open(data, count, &info, &err)
             case .xcf: vgn_xcf_open(data, count, target, &info, &err)
             case .fits: vgn_fits_open(data, count, &info, &err)
+            case .dpx: vgn_dpx_open(data, count, &info, &err)
             // libheif's codecs and libjxl print on stderr, and their bitstream decoders are large
             // C/C++: they run in a child (vgn_isolated_open), as LibRaw does.
             // Both are loaded on first use (vgn_library_load): by the helper program, or here when

@@ -28,7 +28,7 @@ public struct ImageThumbnailer: Sendable {
         "public.xbitmap-image", "org.qoiformat.qoi", "net.sourceforge.netpbm.pfm",
         "com.microsoft.dds", "com.ilm.openexr-image", "com.zsoft.pcx", "com.sgi.sgi-image", "com.sun.raster-image", "org.jbig.jbig",
         "com.microsoft.wmf", "com.microsoft.emf", "public.radiance", "org.gimp.xcf",
-        "gov.nasa.fits",
+        "gov.nasa.fits", "org.smpte.dpx",
     ]
 
     /// The streamed decoders, by the type each answers for.
@@ -40,7 +40,7 @@ public struct ImageThumbnailer: Sendable {
         ("com.microsoft.dds", .dds), ("com.ilm.openexr-image", .openEXR), ("com.zsoft.pcx", .pcx), ("com.sgi.sgi-image", .sgi),
         ("com.sun.raster-image", .sunRaster), ("org.jbig.jbig", .jbig), ("com.microsoft.wmf", .wmf),
         ("com.microsoft.emf", .emf), ("public.radiance", .radiance), ("org.gimp.xcf", .xcf),
-        ("gov.nasa.fits", .fits),
+        ("gov.nasa.fits", .fits), ("org.smpte.dpx", .dpx),
     ]
 
     /// The decoder for a type, in the order the checks must be made.

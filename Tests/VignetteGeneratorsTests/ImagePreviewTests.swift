@@ -14,13 +14,13 @@ struct ImagePreviewTests {
     }
 
     @Test func anImageNothingDecodesGetsItsFactsNotTheFallback() throws {
-        // A DPX header (film scans: "SDPX", big-endian), a format Vignette draws no picture of.
-        let bytes = Array("SDPX".utf8) + [0, 0, 0x08, 0] + [UInt8](repeating: 0, count: 2040)
+        // A DICOM preamble ("DICM" after 128 bytes: medical imaging), a format Vignette draws no picture of.
+        let bytes = [UInt8](repeating: 0, count: 128) + Array("DICM".utf8) + [UInt8](repeating: 0, count: 64)
         let input = GeneratorInput(
-            bytes: bytes, filename: "scan.dpx", resolver: TypeResolver(catalog: GeneratorFixtures.registry.catalog))
+            bytes: bytes, filename: "scan.dcm", resolver: TypeResolver(catalog: GeneratorFixtures.registry.catalog))
         let (p, generator, _) = try GeneratorFixtures.registry.preview(for: input, request: PreviewRequest())
         #expect(generator == "image-facts")
-        #expect(p.text == "Format: DPX image\nPicture: not drawn (Vignette has no decoder for this format)\n")
+        #expect(p.text == "Format: DICOM image\nPicture: not drawn (Vignette has no decoder for this format)\n")
         #expect(p.html.hasPrefix("<p class=\"note\">Picture not drawn: Vignette has no decoder for this format</p>\n<dl class=\"facts\">"))
     }
 

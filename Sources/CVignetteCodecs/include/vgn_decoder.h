@@ -1,6 +1,6 @@
 /*
  * vgn_decoder.h - the row-streaming decoders beyond JPEG/PNG/WebP: BMP, ICO/CUR, ICNS, TGA, PCX, SGI,
- * Sun raster, PNM/PAM, PFM, QOI, Radiance HDR, FITS, DDS, PSD, XCF, XPM/XBM, OpenEXR (OpenEXRCore), GIF (giflib), TIFF
+ * Sun raster, PNM/PAM, PFM, QOI, Radiance HDR, FITS, DPX, DDS, PSD, XCF, XPM/XBM, OpenEXR (OpenEXRCore), GIF (giflib), TIFF
  * (libtiff), HEIF/AVIF (libheif), JPEG XL (libjxl), JPEG 2000 (OpenJPEG), Windows metafiles (cairo); and camera RAW previews
  * (LibRaw). The conventions of vgn_codecs.h apply (vgn_error filled by every call, no global mutable
  * state, no output on stderr, input memory (or descriptor) owned by the caller and kept alive until
@@ -116,6 +116,13 @@ vgn_decoder *vgn_hdr_open(const uint8_t *data, size_t size, vgn_image_info *info
  * PixInsight's automatic screen stretch when its median is in the lowest quarter (a sky background);
  * tile-compressed (fpack) images refused by name. */
 vgn_decoder *vgn_fits_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
+
+/* DPX (SMPTE 268M: film scans, effects plates), either byte order: the first image element, luma
+ * (or one component) as grey, RGB, RGBA or ABGR, 8/16-bit samples, 10-bit three to a filled word and
+ * 12-bit one to a half-word (packing 1 or 2); orientations 0-3 as EXIF; printing-density and log
+ * data through the Cineon convention to sRGB, other transfers as stored. Subsampled and user-defined
+ * layouts, run-length coding, packing 0 and transposed orientations are refused by name. */
+vgn_decoder *vgn_dpx_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
 
 /* XCF (GIMP's own format, versions 0 to 12 and up, every precision): the visible top-level layers
  * (a group by the projection GIMP stores) composited bottom first with their masks, opacity and
