@@ -66,7 +66,7 @@ typedef struct {
     int64_t blank;
     int ready;             /* the mapping below is known */
     int as_stored;         /* 8-bit display data */
-    double low, span;      /* x = (v - low) / span */
+    double low, half;      /* x = (v / 2 - low / 2) / half: half the range, which cannot overflow */
     int stretched;
     double c0, m;          /* shadows clip and midtones balance, when stretched */
     uint8_t *table;        /* 8/16-bit data: the grey level of every stored value */
@@ -146,24 +146,26 @@ static uint8_t vgn_fits_level(const vgn_fits *f, double v, int null)
     double x;
     if (null) return 0;
     if (f->as_stored) return (uint8_t)(v <= 0.0 ? 0 : v >= 255.0 ? 255 : (int)v);
-    if (f->span <= 0.0) return 128;
-    x = (v - f->low) / f->span;
+    if (f->half <= 0.0) return 128;
+    x = (0.5 * v - 0.5 * f->low) / f->half;
     if (f->stretched) x = vgn_fits_mtf(f->m, (x - f->c0) / (1.0 - f->c0));
     x *= 255.0;
-    return (uint8_t)(x <= 0.0 ? 0 : x >= 255.0 ? 255 : (int)(x + 0.5));
+    if (!(x > 0.0)) return 0;
+    return (uint8_t)(x >= 255.0 ? 255 : (int)(x + 0.5));
 }
 
+/* The values compared are finite or infinite, never NaN: qsort gets a consistent order. */
 static int vgn_fits_cmp(const void *a, const void *b)
 {
-    float x = *(const float *)a, y = *(const float *)b;
+    double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
 }
 
-/* The median of n floats (reordered). */
-static double vgn_fits_median(float *v, size_t n)
+/* The median of n values (reordered). */
+static double vgn_fits_median(double *v, size_t n)
 {
     qsort(v, n, sizeof *v, vgn_fits_cmp);
-    return n % 2 ? v[n / 2] : 0.5 * ((double)v[n / 2 - 1] + v[n / 2]);
+    return n % 2 ? v[n / 2] : 0.5 * v[n / 2 - 1] + 0.5 * v[n / 2];
 }
 
 /* The grid the median and MAD are taken over: every sx-th value of every sy-th row of each plane, at
@@ -182,12 +184,12 @@ static int vgn_fits_prepare(vgn_fits *f, vgn_error *err)
     size_t count = (size_t)f->base.width * f->base.height * (size_t)f->channels, i, n = 0, grid;
     double lo = INFINITY, hi = -INFINITY;
     uint32_t sx, sy, x, y;
-    float *sample;
+    double *sample;
     int null, c;
     f->ready = 1;
     if (f->as_stored) return 0;
     vgn_fits_grid(f, &sx, &sy, &grid);
-    sample = (float *)malloc(grid * sizeof *sample);
+    sample = (double *)malloc(grid * sizeof *sample);
     if (sample == NULL) {
         vgn_err_fill(err, VGN_E_NOMEM, "out of memory", NULL);
         return VGN_E_NOMEM;
@@ -203,23 +205,23 @@ static int vgn_fits_prepare(vgn_fits *f, vgn_error *err)
             for (x = 0; x < f->base.width; x += sx) {
                 double v = vgn_fits_value(
                     f, f->raster + (size_t)c * f->plane + ((size_t)y * f->base.width + x) * (size_t)f->bytes, &null);
-                if (!null) sample[n++] = (float)v;
+                if (!null) sample[n++] = v;
             }
     f->low = 0.0;
-    f->span = 0.0;
+    f->half = 0.0;
     if (n > 0 && lo < hi) {
         double median, mad;
         f->low = lo;
-        f->span = hi - lo;
+        f->half = 0.5 * hi - 0.5 * lo;
         if (f->bitpix < 0 && lo >= 0.0 && hi <= 1.0) {
             f->low = 0.0;
-            f->span = 1.0;
+            f->half = 0.5;
         }
         median = vgn_fits_median(sample, n);
-        for (i = 0; i < n; i++) sample[i] = (float)fabs(sample[i] - median);
+        for (i = 0; i < n; i++) sample[i] = fabs(sample[i] - median);
         mad = vgn_fits_median(sample, n);
-        median = (median - f->low) / f->span;
-        mad = 1.4826 * mad / f->span;
+        median = (0.5 * median - 0.5 * f->low) / f->half;
+        mad = 1.4826 * (0.5 * mad) / f->half;
         if (median < 0.25 && mad > 0.0) {
             double c0 = median - 2.8 * mad;
             f->c0 = c0 > 0.0 ? c0 : 0.0;
@@ -532,7 +534,7 @@ vgn_decoder *vgn_fits_open(const uint8_t *data, size_t size, vgn_image_info *inf
         uint32_t sx, sy;
         size_t grid;
         vgn_fits_grid(f, &sx, &sy, &grid);
-        f->base.working = grid * sizeof(float) + (f->bytes <= 2 ? 65536 : 0);
+        f->base.working = grid * sizeof(double) + (f->bytes <= 2 ? 65536 : 0);
     }
     info->components = f->channels;
     info->bit_depth = f->bytes * 8;

@@ -22,6 +22,15 @@ struct FITSTests {
         // BSCALE 2, BZERO 100: 100…116 over the range (the median mid-range: no stretch); BLANK black.
         let scaled = try StreamedFormatTests.fixture("fits/ramp-i32-blank.fits")
         #expect(Self.levels(scaled) == [159, 191, 223, 255, 0, 0, 32, 64, 96, 128])
+        // Doubles spanning the whole range a double holds: its ends are black and white.
+        func card(_ text: String) -> [UInt8] { Array(text.utf8) + [UInt8](repeating: 0x20, count: 80 - text.utf8.count) }
+        var wide = card("SIMPLE  =                    T") + card("BITPIX  =                  -64") + card("NAXIS   =                    2")
+        wide += card("NAXIS1  =                    3") + card("NAXIS2  =                    1") + card("END")
+        wide += [UInt8](repeating: 0x20, count: 2880 - wide.count)
+        for value in [-Double.greatestFiniteMagnitude, 0, Double.greatestFiniteMagnitude] {
+            wide += withUnsafeBytes(of: value.bitPattern.bigEndian) { Array($0) }
+        }
+        #expect(Self.levels(try StreamedFormatTests.thumbnail(wide, name: "wide.fits", size: 3)) == [0, 128, 255])
         // Three planes are red, green and blue; floats within 0-1 are shown as they are.
         let cube = try StreamedFormatTests.fixture("fits/rgb-cube-f32.fits")
         #expect(
