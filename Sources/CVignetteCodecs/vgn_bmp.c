@@ -61,12 +61,6 @@ static uint32_t rd32(const uint8_t *p)
     return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
 
-static void *fail(vgn_error *err, int code, const char *msg)
-{
-    vgn_err_fill(err, code, msg, NULL);
-    return NULL;
-}
-
 /* Scales an n-bit value (n 1..32) to 8 bits, rounding. */
 static uint8_t scale_bits(uint32_t v, int n)
 {
@@ -116,7 +110,7 @@ static vgn_bmp *parse_dib(const uint8_t *data, size_t size, size_t hoff, size_t 
     size_t pal_off, masks_off = 0;
     vgn_bmp *d;
 
-    if (size - hoff < 4) return fail(err, VGN_E_TRUNCATED, is_dib ? "the icon bitmap header is truncated" : "the BMP header is truncated");
+    if (size - hoff < 4) return vgn_err_null(err, VGN_E_TRUNCATED, is_dib ? "the icon bitmap header is truncated" : "the BMP header is truncated");
     h = data + hoff;
     hsize = rd32(h);
     if (hsize == 12) core = 1;
@@ -125,11 +119,11 @@ static vgn_bmp *parse_dib(const uint8_t *data, size_t size, size_t hoff, size_t 
     else if (hsize > 40 && hsize <= 1024) os2 = 0; /* an unknown, larger Windows header: the known fields */
     else {
         snprintf(msg, sizeof msg, "the %s header size %u is not a known one", what, (unsigned)hsize);
-        return fail(err, VGN_E_INVALID, msg);
+        return vgn_err_null(err, VGN_E_INVALID, msg);
     }
     if (size - hoff < hsize) {
         snprintf(msg, sizeof msg, "the %s header is truncated", what);
-        return fail(err, VGN_E_TRUNCATED, msg);
+        return vgn_err_null(err, VGN_E_TRUNCATED, msg);
     }
     if (core) {
         sw = (int32_t)rd16(h + 4);
@@ -144,47 +138,47 @@ static vgn_bmp *parse_dib(const uint8_t *data, size_t size, size_t hoff, size_t 
     }
     if (sw < 0) {
         snprintf(msg, sizeof msg, "the %s header gives a negative width", what);
-        return fail(err, VGN_E_INVALID, msg);
+        return vgn_err_null(err, VGN_E_INVALID, msg);
     }
     if (sw == 0 || sh == 0) {
         snprintf(msg, sizeof msg, "the %s header gives a zero %s", what, sw == 0 ? "width" : "height");
-        return fail(err, VGN_E_INVALID, msg);
+        return vgn_err_null(err, VGN_E_INVALID, msg);
     }
     if (sh == INT32_MIN) {
         snprintf(msg, sizeof msg, "the %s header gives an invalid height", what);
-        return fail(err, VGN_E_INVALID, msg);
+        return vgn_err_null(err, VGN_E_INVALID, msg);
     }
     if (comp == 4 || comp == 5) {
-        if (os2 && comp == 4) return fail(err, VGN_E_UNSUPPORTED, "OS/2 RLE24 BMP is not supported");
-        if (is_dib) return fail(err, VGN_E_UNSUPPORTED, "icon bitmap with embedded JPEG/PNG data is not supported");
-        return fail(err, VGN_E_UNSUPPORTED, "BMP with embedded JPEG/PNG data is not supported");
+        if (os2 && comp == 4) return vgn_err_null(err, VGN_E_UNSUPPORTED, "OS/2 RLE24 BMP is not supported");
+        if (is_dib) return vgn_err_null(err, VGN_E_UNSUPPORTED, "icon bitmap with embedded JPEG/PNG data is not supported");
+        return vgn_err_null(err, VGN_E_UNSUPPORTED, "BMP with embedded JPEG/PNG data is not supported");
     }
-    if (os2 && comp == 3) return fail(err, VGN_E_UNSUPPORTED, "OS/2 Huffman-compressed BMP is not supported");
+    if (os2 && comp == 3) return vgn_err_null(err, VGN_E_UNSUPPORTED, "OS/2 Huffman-compressed BMP is not supported");
     if (comp == 6) comp = BMP_BITFIELDS, has_alpha_mask = 1; /* BI_ALPHABITFIELDS */
     if (comp > 3) {
         snprintf(msg, sizeof msg, "the %s compression %u is not a known one", what, (unsigned)comp);
-        return fail(err, VGN_E_INVALID, msg);
+        return vgn_err_null(err, VGN_E_INVALID, msg);
     }
     if (!(bpp == 1 || bpp == 2 || bpp == 4 || bpp == 8 || bpp == 16 || bpp == 24 || bpp == 32) ||
         (core && !(bpp == 1 || bpp == 4 || bpp == 8 || bpp == 24))) {
         snprintf(msg, sizeof msg, "the %s header gives an invalid bit count %d", what, bpp);
-        return fail(err, VGN_E_INVALID, msg);
+        return vgn_err_null(err, VGN_E_INVALID, msg);
     }
     if ((comp == BMP_RLE8 && bpp != 8) || (comp == BMP_RLE4 && bpp != 4) ||
         (comp == BMP_BITFIELDS && bpp != 16 && bpp != 32)) {
         snprintf(msg, sizeof msg, "the %s compression %u does not match its bit count %d", what, (unsigned)comp, bpp);
-        return fail(err, VGN_E_INVALID, msg);
+        return vgn_err_null(err, VGN_E_INVALID, msg);
     }
     if (is_dib && (comp == BMP_RLE8 || comp == BMP_RLE4))
-        return fail(err, VGN_E_UNSUPPORTED, "RLE-compressed icon bitmaps are not supported");
+        return vgn_err_null(err, VGN_E_UNSUPPORTED, "RLE-compressed icon bitmaps are not supported");
     if (sh < 0 && (comp == BMP_RLE8 || comp == BMP_RLE4)) {
         snprintf(msg, sizeof msg, "the %s is RLE-compressed but stored top-down", what);
-        return fail(err, VGN_E_INVALID, msg);
+        return vgn_err_null(err, VGN_E_INVALID, msg);
     }
-    if (is_dib && sh < 0) return fail(err, VGN_E_INVALID, "the icon bitmap header gives a negative height");
+    if (is_dib && sh < 0) return vgn_err_null(err, VGN_E_INVALID, "the icon bitmap header gives a negative height");
 
     d = (vgn_bmp *)calloc(1, sizeof *d);
-    if (d == NULL) return fail(err, VGN_E_NOMEM, "out of memory");
+    if (d == NULL) return vgn_err_null(err, VGN_E_NOMEM, "out of memory");
     d->data = data;
     d->size = size;
     d->bpp = bpp;
@@ -198,7 +192,7 @@ static vgn_bmp *parse_dib(const uint8_t *data, size_t size, size_t hoff, size_t 
         hh /= 2;
         if (hh == 0) {
             free(d);
-            return fail(err, VGN_E_INVALID, "the icon bitmap header gives a zero height");
+            return vgn_err_null(err, VGN_E_INVALID, "the icon bitmap header gives a zero height");
         }
     }
     d->w = (uint32_t)w;
@@ -206,7 +200,7 @@ static vgn_bmp *parse_dib(const uint8_t *data, size_t size, size_t hoff, size_t 
     stride64 = ((w * (uint64_t)bpp + 31) / 32) * 4;
     if (stride64 > SIZE_MAX / 2) {
         free(d);
-        return fail(err, VGN_E_LIMIT, "the BMP rows are too large");
+        return vgn_err_null(err, VGN_E_LIMIT, "the BMP rows are too large");
     }
     d->stride = (size_t)stride64;
 
@@ -219,7 +213,7 @@ static vgn_bmp *parse_dib(const uint8_t *data, size_t size, size_t hoff, size_t 
             if (pal_off > size) {
                 free(d);
                 snprintf(msg, sizeof msg, "the %s colour masks are truncated", what);
-                return fail(err, VGN_E_TRUNCATED, msg);
+                return vgn_err_null(err, VGN_E_TRUNCATED, msg);
             }
         } else if (hsize >= 52) {
             masks_off = hoff + 40;
@@ -227,7 +221,7 @@ static vgn_bmp *parse_dib(const uint8_t *data, size_t size, size_t hoff, size_t 
         } else {
             free(d);
             snprintf(msg, sizeof msg, "the %s header has no room for its colour masks", what);
-            return fail(err, VGN_E_INVALID, msg);
+            return vgn_err_null(err, VGN_E_INVALID, msg);
         }
         set_mask(d, 0, rd32(data + masks_off));
         set_mask(d, 1, rd32(data + masks_off + 4));
@@ -259,7 +253,7 @@ static vgn_bmp *parse_dib(const uint8_t *data, size_t size, size_t hoff, size_t 
         if (declared > (uint64_t)(size - pal_off) / (uint64_t)esize && declared > (1u << bpp)) {
             free(d);
             snprintf(msg, sizeof msg, "the %s palette size %u does not fit in the file", what, (unsigned)clr_used);
-            return fail(err, VGN_E_INVALID, msg);
+            return vgn_err_null(err, VGN_E_INVALID, msg);
         }
         pal_n = declared > (1u << bpp) ? (1u << bpp) : (uint32_t)declared;
         if (!is_dib && file_off > pal_off && file_off < limit) limit = file_off;
@@ -337,10 +331,10 @@ vgn_decoder *vgn_bmp_open(const uint8_t *data, size_t size, vgn_image_info *info
 {
     vgn_bmp *d;
     uint32_t off;
-    if (data == NULL || info == NULL) return (vgn_decoder *)fail(err, VGN_E_STATE, "no data");
+    if (data == NULL || info == NULL) return (vgn_decoder *)vgn_err_null(err, VGN_E_STATE, "no data");
     memset(info, 0, sizeof *info);
-    if (size < 2 || data[0] != 'B' || data[1] != 'M') return (vgn_decoder *)fail(err, VGN_E_INVALID, "not a BMP file");
-    if (size < 18) return (vgn_decoder *)fail(err, VGN_E_TRUNCATED, "the BMP header is truncated");
+    if (size < 2 || data[0] != 'B' || data[1] != 'M') return (vgn_decoder *)vgn_err_null(err, VGN_E_INVALID, "not a BMP file");
+    if (size < 18) return (vgn_decoder *)vgn_err_null(err, VGN_E_TRUNCATED, "the BMP header is truncated");
     off = rd32(data + 10);
     d = parse_dib(data, size, 14, off, 0, info, err);
     if (d == NULL) return NULL;
@@ -351,7 +345,7 @@ vgn_decoder *vgn_bmp_open(const uint8_t *data, size_t size, vgn_image_info *info
 vgn_decoder *vgn_dib_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err)
 {
     vgn_bmp *d;
-    if (data == NULL || info == NULL) return (vgn_decoder *)fail(err, VGN_E_STATE, "no data");
+    if (data == NULL || info == NULL) return (vgn_decoder *)vgn_err_null(err, VGN_E_STATE, "no data");
     memset(info, 0, sizeof *info);
     d = parse_dib(data, size, 0, 0, 1, info, err);
     if (d == NULL) return NULL;

@@ -178,6 +178,12 @@ float vgn_srgb_decode(float v)
     return v <= 0.04045f ? v / 12.92f : powf((v + 0.055f) / 1.055f, 2.4f);
 }
 
+void *vgn_err_null(vgn_error *err, int code, const char *msg)
+{
+    vgn_err_fill(err, code, msg, NULL);
+    return NULL;
+}
+
 uint8_t vgn_linear_to_srgb8(float v)
 {
     if (!(v > 0.0f)) return 0; /* NaN too */

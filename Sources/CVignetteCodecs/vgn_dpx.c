@@ -126,18 +126,11 @@ static void vgn_dpx_fill_table(vgn_dpx *x, int logarithmic)
         double level = (double)v / top;
         if (logarithmic) {
             double cv = level * 1023.0;
-            double lin = (pow(10.0, (cv - 685.0) * 0.002 / 0.6) - black) / (1.0 - black);
-            lin = lin < 0.0 ? 0.0 : lin > 1.0 ? 1.0 : lin;
-            level = lin <= 0.0031308 ? 12.92 * lin : 1.055 * pow(lin, 1.0 / 2.4) - 0.055;
+            x->table[v] = vgn_linear_to_srgb8((float)((pow(10.0, (cv - 685.0) * 0.002 / 0.6) - black) / (1.0 - black)));
+        } else {
+            x->table[v] = (uint8_t)(level * 255.0 + 0.5);
         }
-        x->table[v] = (uint8_t)(level * 255.0 + 0.5);
     }
-}
-
-static void *vgn_dpx_fail(vgn_error *err, int code, const char *msg)
-{
-    vgn_err_fill(err, code, msg, NULL);
-    return NULL;
 }
 
 vgn_decoder *vgn_dpx_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err)
@@ -150,11 +143,11 @@ vgn_decoder *vgn_dpx_open(const uint8_t *data, size_t size, vgn_image_info *info
     uint16_t turn;
     uint64_t samples, line;
     char m[VGN_MSG_LEN];
-    if (data == NULL || info == NULL) return vgn_dpx_fail(err, VGN_E_STATE, "no data");
+    if (data == NULL || info == NULL) return vgn_err_null(err, VGN_E_STATE, "no data");
     memset(info, 0, sizeof *info);
     if (size < 4 || (memcmp(data, "SDPX", 4) != 0 && memcmp(data, "XPDS", 4) != 0))
-        return vgn_dpx_fail(err, VGN_E_INVALID, "no \"SDPX\" or \"XPDS\" header");
-    if (size < VGN_DPX_HEADER) return vgn_dpx_fail(err, VGN_E_TRUNCATED, "the file ends inside its headers");
+        return vgn_err_null(err, VGN_E_INVALID, "no \"SDPX\" or \"XPDS\" header");
+    if (size < VGN_DPX_HEADER) return vgn_err_null(err, VGN_E_TRUNCATED, "the file ends inside its headers");
     big = data[0] == 'S';
     turn = vgn_dpx_u16(data + 768, big);
     w = vgn_dpx_u32(data + 772, big);
@@ -166,28 +159,28 @@ vgn_decoder *vgn_dpx_open(const uint8_t *data, size_t size, vgn_image_info *info
     packing = vgn_dpx_u16(e + 24, big);
     if (w == 0 || h == 0 || w == 0xFFFFFFFFu || h == 0xFFFFFFFFu) {
         snprintf(m, sizeof m, "the header gives %u x %u pixels", w, h);
-        return vgn_dpx_fail(err, VGN_E_INVALID, m);
+        return vgn_err_null(err, VGN_E_INVALID, m);
     }
-    if (vgn_dpx_u16(e + 26, big) == 1) return vgn_dpx_fail(err, VGN_E_UNSUPPORTED, "run-length coded DPX is not read");
+    if (vgn_dpx_u16(e + 26, big) == 1) return vgn_err_null(err, VGN_E_UNSUPPORTED, "run-length coded DPX is not read");
     switch (descriptor) {
     case 1: case 2: case 3: case 4: case 6: channels = 1; break;
     case 50: channels = 3; break;
     case 51: case 52: channels = 4; break;
     default:
         snprintf(m, sizeof m, "image element descriptor %d (luma, one component, RGB, RGBA and ABGR are read)", descriptor);
-        return vgn_dpx_fail(err, VGN_E_UNSUPPORTED, m);
+        return vgn_err_null(err, VGN_E_UNSUPPORTED, m);
     }
     if (bits != 8 && bits != 10 && bits != 12 && bits != 16) {
         snprintf(m, sizeof m, "%d bits a sample (8, 10, 12 and 16 are read)", bits);
-        return vgn_dpx_fail(err, VGN_E_UNSUPPORTED, m);
+        return vgn_err_null(err, VGN_E_UNSUPPORTED, m);
     }
     if ((bits == 10 || bits == 12) && packing != 1 && packing != 2) {
         snprintf(m, sizeof m, "%d-bit samples with packing %d (filled words, packing 1 or 2, are read)", bits, packing);
-        return vgn_dpx_fail(err, VGN_E_UNSUPPORTED, m);
+        return vgn_err_null(err, VGN_E_UNSUPPORTED, m);
     }
     if (turn > 3) {
         snprintf(m, sizeof m, "orientation %u (lines as columns) is not read", turn);
-        return vgn_dpx_fail(err, VGN_E_UNSUPPORTED, m);
+        return vgn_err_null(err, VGN_E_UNSUPPORTED, m);
     }
     /* A line's samples, rounded up to whole words; without that rounding when the file is too short
      * for it but holds the lines unrounded (ImageMagick writes 12- and 16-bit lines so). */
@@ -197,16 +190,16 @@ vgn_decoder *vgn_dpx_open(const uint8_t *data, size_t size, vgn_image_info *info
     offset = vgn_dpx_u32(e + 28, big);
     if (offset == 0 || offset == 0xFFFFFFFFu) offset = vgn_dpx_u32(data + 4, big);
     if (offset < VGN_DPX_HEADER || offset > size)
-        return vgn_dpx_fail(err, VGN_E_INVALID, "the image data's offset lies outside the file");
+        return vgn_err_null(err, VGN_E_INVALID, "the image data's offset lies outside the file");
     if (line > (size - offset) / h) line = samples;
     if (line > (size - offset) / h)
-        return vgn_dpx_fail(err, VGN_E_TRUNCATED, "the file is too short for the pixels its header gives");
+        return vgn_err_null(err, VGN_E_TRUNCATED, "the file is too short for the pixels its header gives");
     x = (vgn_dpx *)calloc(1, sizeof *x);
-    if (x == NULL) return vgn_dpx_fail(err, VGN_E_NOMEM, "out of memory");
+    if (x == NULL) return vgn_err_null(err, VGN_E_NOMEM, "out of memory");
     x->table = (uint8_t *)malloc((size_t)1 << bits);
     if (x->table == NULL) {
         free(x);
-        return vgn_dpx_fail(err, VGN_E_NOMEM, "out of memory");
+        return vgn_err_null(err, VGN_E_NOMEM, "out of memory");
     }
     x->base.read_rows = vgn_dpx_read_rows;
     x->base.close = vgn_dpx_close;

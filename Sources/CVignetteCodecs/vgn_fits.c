@@ -258,7 +258,7 @@ static uint8_t vgn_fits_pixel(const vgn_fits *f, const uint8_t *p)
     int null;
     double v;
     if (f->table != NULL) return f->table[f->bytes == 2 ? (size_t)p[0] << 8 | p[1] : p[0]];
-    v = f->as_stored ? vgn_fits_raw(f, p, &null) : vgn_fits_value(f, p, &null);
+    v = vgn_fits_value(f, p, &null);
     return vgn_fits_level(f, v, null);
 }
 
@@ -343,12 +343,6 @@ static int vgn_fits_real(const uint8_t *card, double *v)
         if (*e == 'D' || *e == 'd') *e = 'E';
     *v = strtod(t, &end);
     return *end == '\0' && isfinite(*v);
-}
-
-static void *vgn_fits_fail(vgn_error *err, int code, const char *msg)
-{
-    vgn_err_fill(err, code, msg, NULL);
-    return NULL;
 }
 
 /* Reads the header starting at `at` into u; 0, or a vgn_status with err filled. */
@@ -475,6 +469,13 @@ over:
     return 0;
 }
 
+/* Gives up on a file without a plain image: naming a tile-compressed one when it was met. */
+static void *vgn_fits_unread(vgn_error *err, int compressed, int code, const char *msg)
+{
+    return compressed ? vgn_err_null(err, VGN_E_UNSUPPORTED, "the image is tile-compressed (fpack, ZIMAGE), which is not read")
+                      : vgn_err_null(err, code, msg);
+}
+
 static int vgn_fits_is_image(const vgn_fits_unit *u)
 {
     return (u->primary || strcmp(u->xtension, "IMAGE") == 0) && u->naxis >= 2 && u->axes[0] > 0 && u->axes[1] > 0;
@@ -485,36 +486,33 @@ vgn_decoder *vgn_fits_open(const uint8_t *data, size_t size, vgn_image_info *inf
     vgn_fits_unit u;
     vgn_fits *f;
     size_t at = 0;
-    int units, compressed = 0, status, overflow;
-    uint64_t plane, need;
-    if (data == NULL || info == NULL) return vgn_fits_fail(err, VGN_E_STATE, "no data");
+    int units, compressed = 0, status, overflow, bytes, channels;
+    uint64_t plane;
+    if (data == NULL || info == NULL) return vgn_err_null(err, VGN_E_STATE, "no data");
     memset(info, 0, sizeof *info);
     for (units = 0;; units++) {
-        uint64_t bytes;
+        uint64_t skip;
         if (units == VGN_FITS_MAX_UNITS)
-            return vgn_fits_fail(err, VGN_E_LIMIT, "no image among the first 256 header-data units");
+            return vgn_err_null(err, VGN_E_LIMIT, "no image among the first 256 header-data units");
         if (units > 0 && size - at < VGN_FITS_CARD)
-            return compressed ? vgn_fits_fail(err, VGN_E_UNSUPPORTED,
-                                              "the image is tile-compressed (fpack, ZIMAGE), which is not read")
-                              : vgn_fits_fail(err, VGN_E_UNSUPPORTED, "no image in the file (tables or headers only)");
+            return vgn_fits_unread(err, compressed, VGN_E_UNSUPPORTED, "no image in the file (tables or headers only)");
         status = vgn_fits_header(data, size, at, units == 0, &u, err);
         if (status != 0) return NULL;
         if (vgn_fits_is_image(&u)) break;
         if (strcmp(u.xtension, "BINTABLE") == 0 && u.zimage) compressed = 1;
-        bytes = vgn_fits_data_bytes(&u, &overflow);
-        if (overflow || bytes > size - u.data)
-            return compressed ? vgn_fits_fail(err, VGN_E_UNSUPPORTED,
-                                              "the image is tile-compressed (fpack, ZIMAGE), which is not read")
-                              : vgn_fits_fail(err, VGN_E_TRUNCATED, "the file ends before a unit's data does");
-        at = u.data + (size_t)bytes;
+        skip = vgn_fits_data_bytes(&u, &overflow);
+        if (overflow || skip > size - u.data)
+            return vgn_fits_unread(err, compressed, VGN_E_TRUNCATED, "the file ends before a unit's data does");
+        at = u.data + (size_t)skip;
     }
     if (u.axes[0] > UINT32_MAX || u.axes[1] > UINT32_MAX || u.axes[0] * u.axes[1] > SIZE_MAX / 24)
-        return vgn_fits_fail(err, VGN_E_INVALID, "the image's sides are too large");
-    plane = u.axes[0] * u.axes[1] * (uint64_t)(u.bitpix < 0 ? -u.bitpix : u.bitpix) / 8;
-    need = plane * (u.naxis >= 3 && u.axes[2] == 3 ? 3 : 1);
-    if (need > size - u.data) return vgn_fits_fail(err, VGN_E_TRUNCATED, "the file is too short for the pixels its header gives");
+        return vgn_err_null(err, VGN_E_INVALID, "the image's sides are too large");
+    bytes = (u.bitpix < 0 ? -u.bitpix : u.bitpix) / 8;
+    channels = u.naxis >= 3 && u.axes[2] == 3 ? 3 : 1;
+    plane = u.axes[0] * u.axes[1] * (uint64_t)bytes;
+    if (plane * (uint64_t)channels > size - u.data) return vgn_err_null(err, VGN_E_TRUNCATED, "the file is too short for the pixels its header gives");
     f = (vgn_fits *)calloc(1, sizeof *f);
-    if (f == NULL) return vgn_fits_fail(err, VGN_E_NOMEM, "out of memory");
+    if (f == NULL) return vgn_err_null(err, VGN_E_NOMEM, "out of memory");
     f->base.read_rows = vgn_fits_read_rows;
     f->base.close = vgn_fits_close;
     f->base.width = info->width = (uint32_t)u.axes[0];
@@ -522,8 +520,8 @@ vgn_decoder *vgn_fits_open(const uint8_t *data, size_t size, vgn_image_info *inf
     f->base.opaque = 1;
     f->raster = data + u.data;
     f->bitpix = u.bitpix;
-    f->bytes = (u.bitpix < 0 ? -u.bitpix : u.bitpix) / 8;
-    f->channels = u.naxis >= 3 && u.axes[2] == 3 ? 3 : 1;
+    f->bytes = bytes;
+    f->channels = channels;
     f->plane = (size_t)plane;
     f->bzero = u.bzero;
     f->bscale = u.bscale;

@@ -49,12 +49,6 @@ typedef struct {
     char message[VGN_MSG_LEN];
 } vgn_hdr;
 
-static void *vgn_hdr_fail_open(vgn_error *err, int code, const char *msg)
-{
-    vgn_err_fill(err, code, msg, NULL);
-    return NULL;
-}
-
 static void vgn_hdr_close(vgn_decoder *d)
 {
     vgn_hdr *h = (vgn_hdr *)d;
@@ -238,10 +232,10 @@ vgn_decoder *vgn_hdr_open(const uint8_t *data, size_t size, vgn_image_info *info
     size_t pos, rest, least;
     vgn_hdr *h;
 
-    if (data == NULL || info == NULL) return vgn_hdr_fail_open(err, VGN_E_STATE, "no data");
+    if (data == NULL || info == NULL) return vgn_err_null(err, VGN_E_STATE, "no data");
     memset(info, 0, sizeof *info);
     if (size < 2 || data[0] != '#' || data[1] != '?')
-        return vgn_hdr_fail_open(err, VGN_E_INVALID, "the file does not start with \"#?\" (as #?RADIANCE or #?RGBE)");
+        return vgn_err_null(err, VGN_E_INVALID, "the file does not start with \"#?\" (as #?RADIANCE or #?RGBE)");
 
     /* the header's lines, up to the empty one */
     end = data + size;
@@ -251,8 +245,8 @@ vgn_decoder *vgn_hdr_open(const uint8_t *data, size_t size, vgn_image_info *info
         const uint8_t *value, *e;
         nl = (const uint8_t *)memchr(p, '\n', (size_t)(header_end - p));
         if (nl == NULL) {
-            if (header_end == end) return vgn_hdr_fail_open(err, VGN_E_TRUNCATED, "the file ends in its header");
-            return vgn_hdr_fail_open(err, VGN_E_INVALID, "the header runs past 64 KiB");
+            if (header_end == end) return vgn_err_null(err, VGN_E_TRUNCATED, "the file ends in its header");
+            return vgn_err_null(err, VGN_E_INVALID, "the header runs past 64 KiB");
         }
         e = nl > p && nl[-1] == '\r' ? nl - 1 : nl;
         if (e == p && p != data) break; /* the empty line */
@@ -262,14 +256,14 @@ vgn_decoder *vgn_hdr_open(const uint8_t *data, size_t size, vgn_image_info *info
             if ((size_t)(v_end - value) == 15 && memcmp(value, "32-bit_rle_rgbe", 15) == 0) {
                 /* ours */
             } else if ((size_t)(v_end - value) == 15 && memcmp(value, "32-bit_rle_xyze", 15) == 0) {
-                return vgn_hdr_fail_open(err, VGN_E_UNSUPPORTED, "XYZE pixels are not supported");
+                return vgn_err_null(err, VGN_E_UNSUPPORTED, "XYZE pixels are not supported");
             } else {
                 char msg[VGN_MSG_LEN], shown[41];
                 size_t k, n = (size_t)(v_end - value) < 40 ? (size_t)(v_end - value) : 40;
                 for (k = 0; k < n; k++) shown[k] = value[k] >= 0x20 && value[k] < 0x7F ? (char)value[k] : '?';
                 shown[n] = '\0';
                 snprintf(msg, sizeof msg, "the pixel format \"%s\" is not supported (32-bit_rle_rgbe)", shown);
-                return vgn_hdr_fail_open(err, VGN_E_UNSUPPORTED, msg);
+                return vgn_err_null(err, VGN_E_UNSUPPORTED, msg);
             }
         }
         p = nl + 1;
@@ -280,13 +274,13 @@ vgn_decoder *vgn_hdr_open(const uint8_t *data, size_t size, vgn_image_info *info
     rest = (size_t)(end - p);
     nl = (const uint8_t *)memchr(p, '\n', rest < VGN_HDR_MAX_RESOLUTION ? rest : VGN_HDR_MAX_RESOLUTION);
     if (nl == NULL && rest < VGN_HDR_MAX_RESOLUTION)
-        return vgn_hdr_fail_open(err, VGN_E_TRUNCATED, "the file ends in the resolution line");
+        return vgn_err_null(err, VGN_E_TRUNCATED, "the file ends in the resolution line");
     s = p;
     if (nl == NULL || !vgn_hdr_axis(&s, nl, &sign1, &axis1, &n1) || !vgn_hdr_axis(&s, nl, &sign2, &axis2, &n2) ||
         axis1 == axis2)
-        return vgn_hdr_fail_open(err, VGN_E_INVALID, "the resolution line is missing or not understood");
+        return vgn_err_null(err, VGN_E_INVALID, "the resolution line is missing or not understood");
     while (s < nl && (*s == ' ' || *s == '\t' || *s == '\r')) s++;
-    if (s != nl) return vgn_hdr_fail_open(err, VGN_E_INVALID, "the resolution line is missing or not understood");
+    if (s != nl) return vgn_err_null(err, VGN_E_INVALID, "the resolution line is missing or not understood");
     if (axis1 == 'Y') /* rows of the picture */
         orientation = sign1 < 0 ? (sign2 > 0 ? 1 : 2) : (sign2 < 0 ? 3 : 4);
     else /* columns */
@@ -296,12 +290,12 @@ vgn_decoder *vgn_hdr_open(const uint8_t *data, size_t size, vgn_image_info *info
     /* n1 scanlines of n2 pixels, each at least one pixel and one repeat */
     least = n2 == 1 ? 4 : 8;
     if (n1 > (size - pos) / least)
-        return vgn_hdr_fail_open(err, VGN_E_TRUNCATED, "the file is too short for the scanlines its header gives");
+        return vgn_err_null(err, VGN_E_TRUNCATED, "the file is too short for the scanlines its header gives");
     if ((size_t)n2 > (SIZE_MAX - (size_t)256 * 256) / 4)
-        return vgn_hdr_fail_open(err, VGN_E_LIMIT, "the scanlines are too long");
+        return vgn_err_null(err, VGN_E_LIMIT, "the scanlines are too long");
 
     h = (vgn_hdr *)calloc(1, sizeof *h);
-    if (h == NULL) return vgn_hdr_fail_open(err, VGN_E_NOMEM, "out of memory");
+    if (h == NULL) return vgn_err_null(err, VGN_E_NOMEM, "out of memory");
     h->base.read_rows = vgn_hdr_read_rows;
     h->base.close = vgn_hdr_close;
     h->base.width = info->width = n2;

@@ -54,6 +54,9 @@ VGN_HIDDEN double vgn_half(uint16_t h);
 /* Fills err (if non-NULL) with code, message (NULL -> "") and the warnings (NULL -> none). */
 VGN_HIDDEN void vgn_err_fill(vgn_error *err, int code, const char *msg, const vgn_warnings *w);
 
+/* vgn_err_fill(err, code, msg, NULL), then NULL: how an opener gives up. */
+VGN_HIDDEN void *vgn_err_null(vgn_error *err, int code, const char *msg);
+
 /* The size of the regular file open as `fd`, for a decoder that reads it through the descriptor
  * (`format` names it in messages); clears `info`. 0, or the error in `err`. */
 VGN_HIDDEN int vgn_fd_file_size(int fd, const char *format, vgn_image_info *info, uint64_t *size, vgn_error *err);

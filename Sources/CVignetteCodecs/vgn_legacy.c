@@ -49,12 +49,6 @@ static uint32_t vgn_legacy_be32(const uint8_t *p)
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-static void *vgn_legacy_fail_open(vgn_error *err, int code, const char *msg)
-{
-    vgn_err_fill(err, code, msg, NULL);
-    return NULL;
-}
-
 static void vgn_legacy_pixel(uint8_t *o, uint8_t r, uint8_t g, uint8_t b, uint8_t a)
 {
     o[0] = r, o[1] = g, o[2] = b, o[3] = a;
@@ -124,44 +118,44 @@ vgn_decoder *vgn_pcx_open(const uint8_t *data, size_t size, vgn_image_info *info
     uint32_t xmin, ymin, xmax, ymax, w, h, bpl;
     vgn_pcx *d;
 
-    if (data == NULL || info == NULL) return vgn_legacy_fail_open(err, VGN_E_STATE, "no data");
+    if (data == NULL || info == NULL) return vgn_err_null(err, VGN_E_STATE, "no data");
     memset(info, 0, sizeof *info);
     if (size < 1 || data[0] != 0x0A)
-        return vgn_legacy_fail_open(err, VGN_E_INVALID, "the file does not start with ZSoft's 0x0A");
-    if (size < 128) return vgn_legacy_fail_open(err, VGN_E_TRUNCATED, "the file is too short for the 128-byte header");
+        return vgn_err_null(err, VGN_E_INVALID, "the file does not start with ZSoft's 0x0A");
+    if (size < 128) return vgn_err_null(err, VGN_E_TRUNCATED, "the file is too short for the 128-byte header");
     version = data[1];
     encoding = data[2];
     bits = data[3];
     planes = data[65];
     if (version > 5 || version == 1) {
         snprintf(msg, sizeof msg, "the version %d is not a known one (0, 2, 3, 4 or 5)", version);
-        return vgn_legacy_fail_open(err, VGN_E_INVALID, msg);
+        return vgn_err_null(err, VGN_E_INVALID, msg);
     }
     if (encoding > 1) {
         snprintf(msg, sizeof msg, "the encoding %d is not a known one (0 raw, 1 run-length coded)", encoding);
-        return vgn_legacy_fail_open(err, VGN_E_INVALID, msg);
+        return vgn_err_null(err, VGN_E_INVALID, msg);
     }
     if (!vgn_pcx_supported(bits, planes)) {
         snprintf(msg, sizeof msg, "%d-bit samples in %d plane%s are not supported", bits, planes, planes == 1 ? "" : "s");
-        return vgn_legacy_fail_open(err, VGN_E_UNSUPPORTED, msg);
+        return vgn_err_null(err, VGN_E_UNSUPPORTED, msg);
     }
     xmin = vgn_legacy_le16(data + 4);
     ymin = vgn_legacy_le16(data + 6);
     xmax = vgn_legacy_le16(data + 8);
     ymax = vgn_legacy_le16(data + 10);
     bpl = vgn_legacy_le16(data + 66);
-    if (xmax < xmin || ymax < ymin) return vgn_legacy_fail_open(err, VGN_E_INVALID, "the window ends before it starts");
+    if (xmax < xmin || ymax < ymin) return vgn_err_null(err, VGN_E_INVALID, "the window ends before it starts");
     w = xmax - xmin + 1;
     h = ymax - ymin + 1;
     if ((uint64_t)bpl * 8 < (uint64_t)w * (uint32_t)bits) {
         snprintf(msg, sizeof msg, "%u bytes a line are too few for %u pixels of %d bits", bpl, w, bits);
-        return vgn_legacy_fail_open(err, VGN_E_INVALID, msg);
+        return vgn_err_null(err, VGN_E_INVALID, msg);
     }
 
     d = (vgn_pcx *)calloc(1, sizeof *d);
     if (d == NULL || (d->line = (uint8_t *)malloc((size_t)planes * bpl)) == NULL) {
         free(d);
-        return vgn_legacy_fail_open(err, VGN_E_NOMEM, "out of memory");
+        return vgn_err_null(err, VGN_E_NOMEM, "out of memory");
     }
     d->data = data;
     d->end = size;
@@ -310,11 +304,11 @@ vgn_decoder *vgn_sgi_open(const uint8_t *data, size_t size, vgn_image_info *info
     uint32_t dimension, x, y, z;
     vgn_sgi *d;
 
-    if (data == NULL || info == NULL) return vgn_legacy_fail_open(err, VGN_E_STATE, "no data");
+    if (data == NULL || info == NULL) return vgn_err_null(err, VGN_E_STATE, "no data");
     memset(info, 0, sizeof *info);
     if (size < 2 || vgn_legacy_be16(data) != 474)
-        return vgn_legacy_fail_open(err, VGN_E_INVALID, "the magic number is not 474");
-    if (size < 512) return vgn_legacy_fail_open(err, VGN_E_TRUNCATED, "the file is too short for the 512-byte header");
+        return vgn_err_null(err, VGN_E_INVALID, "the magic number is not 474");
+    if (size < 512) return vgn_err_null(err, VGN_E_TRUNCATED, "the file is too short for the 512-byte header");
     storage = data[2];
     bpc = data[3];
     dimension = vgn_legacy_be16(data + 4);
@@ -323,28 +317,28 @@ vgn_decoder *vgn_sgi_open(const uint8_t *data, size_t size, vgn_image_info *info
     z = vgn_legacy_be16(data + 10);
     if (storage > 1) {
         snprintf(msg, sizeof msg, "the storage %d is not a known one (0 verbatim, 1 run-length coded)", storage);
-        return vgn_legacy_fail_open(err, VGN_E_INVALID, msg);
+        return vgn_err_null(err, VGN_E_INVALID, msg);
     }
     if (bpc != 1 && bpc != 2) {
         snprintf(msg, sizeof msg, "%d bytes a sample are not a known size (1 or 2)", bpc);
-        return vgn_legacy_fail_open(err, VGN_E_INVALID, msg);
+        return vgn_err_null(err, VGN_E_INVALID, msg);
     }
     /* a one-dimensional image is a single row, a two-dimensional one a single channel */
     if (dimension == 1) y = z = 1;
     else if (dimension == 2) z = 1;
     else if (dimension != 3) {
         snprintf(msg, sizeof msg, "the dimension %u is not a known one (1, 2 or 3)", dimension);
-        return vgn_legacy_fail_open(err, VGN_E_INVALID, msg);
+        return vgn_err_null(err, VGN_E_INVALID, msg);
     }
-    if (x == 0 || y == 0 || z == 0) return vgn_legacy_fail_open(err, VGN_E_INVALID, "the header gives a zero size");
+    if (x == 0 || y == 0 || z == 0) return vgn_err_null(err, VGN_E_INVALID, "the header gives a zero size");
     if (storage == 1 && (uint64_t)y * z * 8 > size - 512)
-        return vgn_legacy_fail_open(err, VGN_E_TRUNCATED, "the file is too short for the row tables its header gives");
+        return vgn_err_null(err, VGN_E_TRUNCATED, "the file is too short for the row tables its header gives");
     /* verbatim planes are stored bottom-up: a file cut in the planes shown has lost the first row read */
     if (storage == 0 && (uint64_t)x * y * (z > 4 ? 4 : z) * (uint32_t)bpc > size - 512)
-        return vgn_legacy_fail_open(err, VGN_E_TRUNCATED, "the file is too short for the pixels its header gives");
+        return vgn_err_null(err, VGN_E_TRUNCATED, "the file is too short for the pixels its header gives");
 
     d = (vgn_sgi *)calloc(1, sizeof *d);
-    if (d == NULL) return vgn_legacy_fail_open(err, VGN_E_NOMEM, "out of memory");
+    if (d == NULL) return vgn_err_null(err, VGN_E_NOMEM, "out of memory");
     d->data = data;
     d->size = size;
     d->rle = storage == 1;
@@ -499,41 +493,41 @@ vgn_decoder *vgn_sun_open(const uint8_t *data, size_t size, vgn_image_info *info
     size_t start;
     vgn_sun *d;
 
-    if (data == NULL || info == NULL) return vgn_legacy_fail_open(err, VGN_E_STATE, "no data");
+    if (data == NULL || info == NULL) return vgn_err_null(err, VGN_E_STATE, "no data");
     memset(info, 0, sizeof *info);
     if (size < 4 || vgn_legacy_be32(data) != 0x59a66a95u)
-        return vgn_legacy_fail_open(err, VGN_E_INVALID, "the magic number is not 0x59a66a95");
-    if (size < 32) return vgn_legacy_fail_open(err, VGN_E_TRUNCATED, "the file is too short for the 32-byte header");
+        return vgn_err_null(err, VGN_E_INVALID, "the magic number is not 0x59a66a95");
+    if (size < 32) return vgn_err_null(err, VGN_E_TRUNCATED, "the file is too short for the 32-byte header");
     w = vgn_legacy_be32(data + 4);
     h = vgn_legacy_be32(data + 8);
     depth = vgn_legacy_be32(data + 12);
     type = vgn_legacy_be32(data + 20);
     maptype = vgn_legacy_be32(data + 24);
     maplength = vgn_legacy_be32(data + 28);
-    if (w == 0 || h == 0) return vgn_legacy_fail_open(err, VGN_E_INVALID, "the header gives a zero size");
+    if (w == 0 || h == 0) return vgn_err_null(err, VGN_E_INVALID, "the header gives a zero size");
     if (depth != 1 && depth != 8 && depth != 24 && depth != 32) {
         snprintf(msg, sizeof msg, "pixels of %u bits are not supported (1, 8, 24 or 32)", depth);
-        return vgn_legacy_fail_open(err, VGN_E_UNSUPPORTED, msg);
+        return vgn_err_null(err, VGN_E_UNSUPPORTED, msg);
     }
     if (type > 3) {
         snprintf(msg, sizeof msg, "the type %u is not supported (0 old, 1 standard, 2 run-length coded, 3 RGB)", type);
-        return vgn_legacy_fail_open(err, VGN_E_UNSUPPORTED, msg);
+        return vgn_err_null(err, VGN_E_UNSUPPORTED, msg);
     }
     if (maptype > 2) {
         snprintf(msg, sizeof msg, "the colour map type %u is not a known one (0 none, 1 RGB, 2 raw)", maptype);
-        return vgn_legacy_fail_open(err, VGN_E_INVALID, msg);
+        return vgn_err_null(err, VGN_E_INVALID, msg);
     }
     if (maplength > size - 32)
-        return vgn_legacy_fail_open(err, VGN_E_TRUNCATED, "the colour map runs past the end of the file");
+        return vgn_err_null(err, VGN_E_TRUNCATED, "the colour map runs past the end of the file");
     start = 32 + (size_t)maplength;
     row_bytes = ((uint64_t)w * depth + 15) / 16 * 2;
     /* run-length coding turns 3 bytes into at most 256: the row buffer must be one the file can fill */
     if (type == 2 && row_bytes > ((uint64_t)(size - start) / 3 + 1) * 256)
-        return vgn_legacy_fail_open(err, VGN_E_TRUNCATED, "the file is too short for one row of the width its header gives");
-    if (row_bytes > SIZE_MAX / 2) return vgn_legacy_fail_open(err, VGN_E_LIMIT, "the rows are too large");
+        return vgn_err_null(err, VGN_E_TRUNCATED, "the file is too short for one row of the width its header gives");
+    if (row_bytes > SIZE_MAX / 2) return vgn_err_null(err, VGN_E_LIMIT, "the rows are too large");
 
     d = (vgn_sun *)calloc(1, sizeof *d);
-    if (d == NULL) return vgn_legacy_fail_open(err, VGN_E_NOMEM, "out of memory");
+    if (d == NULL) return vgn_err_null(err, VGN_E_NOMEM, "out of memory");
     d->data = data;
     d->size = size;
     d->pos = start;

@@ -34,12 +34,6 @@ typedef struct {
 
 static int is_space(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
 
-static void *pnm_fail_open(vgn_error *err, int code, const char *msg)
-{
-    vgn_err_fill(err, code, msg, NULL);
-    return NULL;
-}
-
 /* Skips whitespace and comments. */
 static size_t skip_ws(const uint8_t *p, size_t size, size_t pos)
 {
@@ -143,19 +137,19 @@ vgn_decoder *vgn_pnm_open(const uint8_t *data, size_t size, vgn_image_info *info
     size_t pos = 2;
     char msg[VGN_MSG_LEN];
 
-    if (data == NULL || info == NULL) return pnm_fail_open(err, VGN_E_STATE, "no data");
+    if (data == NULL || info == NULL) return vgn_err_null(err, VGN_E_STATE, "no data");
     memset(info, 0, sizeof *info);
-    if (size < 2 || data[0] != 'P' || data[1] < '1' || data[1] > '7') return pnm_fail_open(err, VGN_E_INVALID, "not a PNM file");
+    if (size < 2 || data[0] != 'P' || data[1] < '1' || data[1] > '7') return vgn_err_null(err, VGN_E_INVALID, "not a PNM file");
     kind = data[1] - '0';
-    if (size < 3 || !is_space(data[2])) return pnm_fail_open(err, size < 3 ? VGN_E_TRUNCATED : VGN_E_INVALID,
+    if (size < 3 || !is_space(data[2])) return vgn_err_null(err, size < 3 ? VGN_E_TRUNCATED : VGN_E_INVALID,
                                                              size < 3 ? "the PNM header is truncated" : "not a PNM file");
     if (kind == 7) {
         int code;
         const char *m = pam_header(data, size, &pos, &w, &h, &depth, &maxval, &code);
-        if (m != NULL) return pnm_fail_open(err, code, m);
+        if (m != NULL) return vgn_err_null(err, code, m);
         if (depth < 1 || depth > 4) {
             snprintf(msg, sizeof msg, "PAM images of depth %u are not supported", (unsigned)depth);
-            return pnm_fail_open(err, VGN_E_UNSUPPORTED, msg);
+            return vgn_err_null(err, VGN_E_UNSUPPORTED, msg);
         }
     } else {
         int nfields = (kind == 1 || kind == 4) ? 2 : 3, i, r = 1;
@@ -164,28 +158,28 @@ vgn_decoder *vgn_pnm_open(const uint8_t *data, size_t size, vgn_image_info *info
             r = read_uint(data, size, &pos, &v[i]);
             if (r != 1) break;
         }
-        if (r == 0) return pnm_fail_open(err, VGN_E_TRUNCATED, "the PNM header is truncated");
-        if (r < 0) return pnm_fail_open(err, VGN_E_INVALID, "the PNM header has a non-numeric field");
+        if (r == 0) return vgn_err_null(err, VGN_E_TRUNCATED, "the PNM header is truncated");
+        if (r < 0) return vgn_err_null(err, VGN_E_INVALID, "the PNM header has a non-numeric field");
         w = v[0];
         h = v[1];
         maxval = v[2];
         depth = (kind == 3 || kind == 6) ? 3 : 1;
         if (kind >= 4) {
             /* exactly one whitespace byte before the raster */
-            if (pos >= size) return pnm_fail_open(err, VGN_E_TRUNCATED, "the PNM file has no pixel data");
-            if (!is_space(data[pos])) return pnm_fail_open(err, VGN_E_INVALID, "the PNM header is not followed by whitespace");
+            if (pos >= size) return vgn_err_null(err, VGN_E_TRUNCATED, "the PNM file has no pixel data");
+            if (!is_space(data[pos])) return vgn_err_null(err, VGN_E_INVALID, "the PNM header is not followed by whitespace");
             pos++;
         }
     }
-    if (w == 0 || h == 0) return pnm_fail_open(err, VGN_E_INVALID, "the PNM header gives a zero size");
-    if (w > 0x7FFFFFFFu || h > 0x7FFFFFFFu) return pnm_fail_open(err, VGN_E_INVALID, "the PNM header gives a size too large");
+    if (w == 0 || h == 0) return vgn_err_null(err, VGN_E_INVALID, "the PNM header gives a zero size");
+    if (w > 0x7FFFFFFFu || h > 0x7FFFFFFFu) return vgn_err_null(err, VGN_E_INVALID, "the PNM header gives a size too large");
     if (maxval == 0 || maxval > 65535) {
         snprintf(msg, sizeof msg, "the PNM maximum value %u is out of range (1..65535)", (unsigned)maxval);
-        return pnm_fail_open(err, VGN_E_INVALID, msg);
+        return vgn_err_null(err, VGN_E_INVALID, msg);
     }
 
     d = (vgn_pnm *)calloc(1, sizeof *d);
-    if (d == NULL) return pnm_fail_open(err, VGN_E_NOMEM, "out of memory");
+    if (d == NULL) return vgn_err_null(err, VGN_E_NOMEM, "out of memory");
     d->data = data;
     d->size = size;
     d->kind = kind;
@@ -201,7 +195,7 @@ vgn_decoder *vgn_pnm_open(const uint8_t *data, size_t size, vgn_image_info *info
         uint64_t rb = (uint64_t)w * depth * (maxval > 255 ? 2u : 1u);
         if (rb > SIZE_MAX / 2) {
             free(d);
-            return pnm_fail_open(err, VGN_E_LIMIT, "the PNM rows are too large");
+            return vgn_err_null(err, VGN_E_LIMIT, "the PNM rows are too large");
         }
         d->row_bytes = (size_t)rb;
     }

@@ -50,12 +50,6 @@ typedef struct {
 
 static uint32_t rd16(const uint8_t *p) { return (uint32_t)p[0] | ((uint32_t)p[1] << 8); }
 
-static void *tga_fail_open(vgn_error *err, int code, const char *msg)
-{
-    vgn_err_fill(err, code, msg, NULL);
-    return NULL;
-}
-
 static void tga_close(vgn_decoder *base)
 {
     vgn_tga *d = (vgn_tga *)base;
@@ -75,9 +69,9 @@ vgn_decoder *vgn_tga_open(const uint8_t *data, size_t size, vgn_image_info *info
     size_t off;
     vgn_tga *d;
 
-    if (data == NULL || info == NULL) return tga_fail_open(err, VGN_E_STATE, "no data");
+    if (data == NULL || info == NULL) return vgn_err_null(err, VGN_E_STATE, "no data");
     memset(info, 0, sizeof *info);
-    if (size < 18) return tga_fail_open(err, VGN_E_INVALID, "the file is too short for a TGA header");
+    if (size < 18) return vgn_err_null(err, VGN_E_INVALID, "the file is too short for a TGA header");
     idlen = data[0];
     cmtype = data[1];
     type = data[2];
@@ -92,42 +86,42 @@ vgn_decoder *vgn_tga_open(const uint8_t *data, size_t size, vgn_image_info *info
 
     if (!(type == 1 || type == 2 || type == 3 || type == 9 || type == 10 || type == 11)) {
         snprintf(msg, sizeof msg, "the TGA image type %d is not a known one", type);
-        return tga_fail_open(err, VGN_E_INVALID, msg);
+        return vgn_err_null(err, VGN_E_INVALID, msg);
     }
     if (cmtype > 1) {
         snprintf(msg, sizeof msg, "the TGA colour map type %d is not a known one", cmtype);
-        return tga_fail_open(err, VGN_E_INVALID, msg);
+        return vgn_err_null(err, VGN_E_INVALID, msg);
     }
-    if (w == 0 || h == 0) return tga_fail_open(err, VGN_E_INVALID, "the TGA header gives a zero size");
+    if (w == 0 || h == 0) return vgn_err_null(err, VGN_E_INVALID, "the TGA header gives a zero size");
     if ((desc & 0xC0) != 0)
-        return tga_fail_open(err, VGN_E_INVALID, "the TGA header asks for interleaved rows (not a TGA file?)");
+        return vgn_err_null(err, VGN_E_INVALID, "the TGA header asks for interleaved rows (not a TGA file?)");
     if ((type & 7) == 1) {
-        if (cmtype != 1 || cmlen == 0) return tga_fail_open(err, VGN_E_INVALID, "the colour-mapped TGA has no colour map");
+        if (cmtype != 1 || cmlen == 0) return vgn_err_null(err, VGN_E_INVALID, "the colour-mapped TGA has no colour map");
         if (depth != 8 && depth != 16) {
             snprintf(msg, sizeof msg, "the colour-mapped TGA has an invalid index size of %d bits", depth);
-            return tga_fail_open(err, VGN_E_INVALID, msg);
+            return vgn_err_null(err, VGN_E_INVALID, msg);
         }
     } else if ((type & 7) == 2) {
         if (depth != 15 && depth != 16 && depth != 24 && depth != 32) {
             snprintf(msg, sizeof msg, "the true-colour TGA has an invalid depth of %d bits", depth);
-            return tga_fail_open(err, VGN_E_INVALID, msg);
+            return vgn_err_null(err, VGN_E_INVALID, msg);
         }
     } else {
         if (depth != 8 && depth != 16) {
             snprintf(msg, sizeof msg, "the greyscale TGA has an invalid depth of %d bits", depth);
-            return tga_fail_open(err, VGN_E_INVALID, msg);
+            return vgn_err_null(err, VGN_E_INVALID, msg);
         }
     }
     if (cmtype == 1 && !(cmdepth == 15 || cmdepth == 16 || cmdepth == 24 || cmdepth == 32)) {
         if ((type & 7) == 1 || cmlen > 0) {
             snprintf(msg, sizeof msg, "the TGA colour map has an invalid entry size of %d bits", cmdepth);
-            return tga_fail_open(err, VGN_E_INVALID, msg);
+            return vgn_err_null(err, VGN_E_INVALID, msg);
         }
     }
 
     off = 18 + (size_t)idlen;
     d = (vgn_tga *)calloc(1, sizeof *d);
-    if (d == NULL) return tga_fail_open(err, VGN_E_NOMEM, "out of memory");
+    if (d == NULL) return vgn_err_null(err, VGN_E_NOMEM, "out of memory");
     d->data = data;
     d->size = size;
     d->w = w;
@@ -149,13 +143,13 @@ vgn_decoder *vgn_tga_open(const uint8_t *data, size_t size, vgn_image_info *info
         d->cmap_bpp = cbpp;
         if (off > size || size - off < cbytes) {
             free(d);
-            return tga_fail_open(err, VGN_E_TRUNCATED, "the TGA colour map is truncated");
+            return vgn_err_null(err, VGN_E_TRUNCATED, "the TGA colour map is truncated");
         }
         off += cbytes;
     }
     if (off > size) {
         free(d);
-        return tga_fail_open(err, VGN_E_TRUNCATED, "the TGA header is truncated");
+        return vgn_err_null(err, VGN_E_TRUNCATED, "the TGA header is truncated");
     }
     d->pix_off = off;
     d->row_bytes = (size_t)w * (size_t)d->bpp; /* w <= 65535, bpp <= 4 */
