@@ -95,6 +95,22 @@ struct vgn_decoder {
     const struct vgn_icc *cmyk_transform; /* set by vgn_decoder_set_cmyk_transform before the first read */
 };
 
+/* How a caller shows a grey JPEG 2000 picture's samples itself (DICOM's rescale and window): prepare
+ * sees the decoded component once, before the first row (count samples, signed when sgnd), map turns
+ * each sample as coded into a level. Set on a vgn_jp2_open handle before its first read. */
+typedef struct {
+    void (*prepare)(void *context, const int32_t *samples, size_t count, int sgnd);
+    uint8_t (*map)(void *context, int32_t sample, int sgnd);
+    void *context;
+} vgn_jp2_grey_map;
+VGN_HIDDEN void vgn_jp2_set_grey_map(vgn_decoder *d, const vgn_jp2_grey_map *map);
+
+/* Decodes a lossless JPEG (SOF3) codestream of width x height pixels of `components` samples into out
+ * (host-order 16-bit samples, pixel by pixel: width x height x components of them); 0, or the error
+ * (a frame of another size or kind is refused). See vgn_ljpeg.c. */
+VGN_HIDDEN int vgn_ljpeg_decode(const uint8_t *data, size_t size, uint32_t width, uint32_t height, int components, uint16_t *out,
+                                vgn_error *err);
+
 /* In a decoder child: fault signals back to their default action, stderr to /dev/null. */
 VGN_HIDDEN void vgn_child_quiet(void);
 

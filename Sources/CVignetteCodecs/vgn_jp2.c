@@ -73,6 +73,7 @@ typedef struct {
     char error_msg[VGN_MSG_LEN]; /* OpenJPEG's first error */
     vgn_warnings warn;
     uint8_t *icc;
+    vgn_jp2_grey_map grey; /* the caller's mapping of grey samples (DICOM), when map is set */
 } vgn_jp2;
 
 static OPJ_SIZE_T vgn_jp2_read(void *buffer, OPJ_SIZE_T n, void *user)
@@ -368,12 +369,28 @@ static inline int vgn_jp2_sample(const opj_image_comp_t *comp, uint32_t x, uint3
     return v > 255 ? 255 : (int)v;
 }
 
+/* Component c's sample for output pixel (x, y) as coded (the nearest of a subsampled component). */
+static inline int32_t vgn_jp2_raw(const opj_image_comp_t *comp, uint32_t x, uint32_t y, uint32_t width, uint32_t height)
+{
+    uint32_t cx = comp->w == width ? x : (uint32_t)((uint64_t)x * comp->w / width);
+    uint32_t cy = comp->h == height ? y : (uint32_t)((uint64_t)y * comp->h / height);
+    return comp->data[(size_t)cy * comp->w + cx];
+}
+
 static inline uint8_t vgn_jp2_clamp(int v) { return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v); }
 
 static void vgn_jp2_row(vgn_jp2 *j, uint8_t *out, uint32_t y)
 {
     opj_image_comp_t *comps = j->image->comps;
     uint32_t w = j->base.width, h = j->base.height, x;
+    if (j->kind == VGN_JP2_GREY && j->grey.map != NULL) {
+        const opj_image_comp_t *grey = &comps[j->colour[0]];
+        for (x = 0; x < w; x++, out += 4) {
+            out[0] = out[1] = out[2] = j->grey.map(j->grey.context, vgn_jp2_raw(grey, x, y, w, h), (int)grey->sgnd);
+            out[3] = j->alpha >= 0 ? (uint8_t)vgn_jp2_sample(&comps[j->alpha], x, y, w, h) : 255;
+        }
+        return;
+    }
     for (x = 0; x < w; x++, out += 4) {
         int a = vgn_jp2_sample(&comps[j->colour[0]], x, y, w, h);
         int b = vgn_jp2_sample(&comps[j->colour[1]], x, y, w, h);
@@ -421,6 +438,10 @@ static int vgn_jp2_read_rows(vgn_decoder *d, uint8_t *dst, size_t stride, int ma
             return rc;
         }
         j->decoded = 1;
+        if (j->kind == VGN_JP2_GREY && j->grey.prepare != NULL) {
+            const opj_image_comp_t *grey = &j->image->comps[j->colour[0]];
+            j->grey.prepare(j->grey.context, grey->data, (size_t)grey->w * grey->h, (int)grey->sgnd);
+        }
     }
     while (n < max_rows && j->next_row < j->base.height) {
         vgn_jp2_row(j, dst + (size_t)n * stride, j->next_row);
@@ -508,4 +529,9 @@ vgn_decoder *vgn_jp2_open(const uint8_t *data, size_t size, uint32_t target, vgn
     }
     vgn_err_fill(err, VGN_OK, NULL, NULL);
     return &j->base;
+}
+
+void vgn_jp2_set_grey_map(vgn_decoder *d, const vgn_jp2_grey_map *map)
+{
+    ((vgn_jp2 *)d)->grey = *map;
 }
