@@ -185,7 +185,8 @@ int vgn_ljpeg_decode(const uint8_t *data, size_t size, uint32_t width, uint32_t 
                 if (p[7 + 3 * c] != 0x11) return vgn_ljpeg_fail(err, VGN_E_UNSUPPORTED, "subsampled lossless JPEG components are not read");
             }
         } else if (marker == 0xC4) {
-            if (vgn_ljpeg_dht(p, p + length, tables, err) != 0) return err->code;
+            int status = vgn_ljpeg_dht(p, p + length, tables, err);
+            if (status != 0) return status;
         } else if (marker == 0xDD) {
             if (length < 2) return vgn_ljpeg_fail(err, VGN_E_INVALID, "the restart interval segment is cut short");
             interval = vgn_ljpeg_u16(p);

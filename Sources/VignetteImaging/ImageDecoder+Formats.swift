@@ -252,6 +252,47 @@ extension ImageDecoder {
         }
     }
 
+    /// A thumbnail of a DICOM file's first frame: uncompressed and RLE frames by our decoder (with
+    /// the rescale and window), JPEG and JPEG 2000 ones by those decoders from the frame's codestream.
+    public static func dicom(_ data: UnsafeRawBufferPointer, request: ThumbnailRequest, limits: ImageLimits = .standard) throws
+        -> DecodedImage
+    {
+        guard let base = data.baseAddress?.assumingMemoryBound(to: UInt8.self), data.count > 0 else {
+            throw VignetteError(.corrupt, "corrupt DICOM: the file is empty")
+        }
+        var err = vgn_error()
+        var info = vgn_image_info()
+        var kind: Int32 = 0
+        var offset = 0
+        var length = 0
+        var joined: UnsafeMutablePointer<UInt8>?
+        guard vgn_dicom_select(base, data.count, &kind, &offset, &length, &joined, &info, &err) == 0 else {
+            throw CodecError.make(err, format: "DICOM")
+        }
+        defer { vgn_free(joined) }
+        switch kind {
+        case Int32(VGN_DICOM_JPEG):
+            let frame =
+                if let joined { UnsafeRawBufferPointer(start: joined, count: length) } else {
+                    UnsafeRawBufferPointer(rebasing: data[offset..<(offset + length)])
+                }
+            return try jpeg(frame, request: request, limits: limits)
+        // OpenJPEG runs in a child, as for JPEG 2000 files; the child reads the DICOM header too.
+        case Int32(VGN_DICOM_JPEG2000):
+            _ = StreamedFormat.helper
+            return try streamed("DICOM", request: request, limits: limits) { info, err in
+                StreamedFormat.loadForChild(VGN_LIB_OPENJP2, vgn_dicom_jp2_open, &err)
+                    ? vgn_isolated_open(
+                        vgn_dicom_jp2_open, "OpenJPEG", base, data.count, UInt32(clamping: request.targetPixels),
+                        StreamedFormat.isolatedTimeout, &info, &err) : nil
+            }
+        default:
+            return try streamed("DICOM", request: request, limits: limits) { info, err in
+                vgn_dicom_open(base, data.count, UInt32(clamping: request.targetPixels), &info, &err)
+            }
+        }
+    }
+
     /// A thumbnail of a camera RAW file from its embedded preview; the raw data is never developed.
     ///
     /// LibRaw looks for the preview in a child process (it has crashed on hostile files), which

@@ -28,7 +28,7 @@ public struct ImageThumbnailer: Sendable {
         "public.xbitmap-image", "org.qoiformat.qoi", "net.sourceforge.netpbm.pfm",
         "com.microsoft.dds", "com.ilm.openexr-image", "com.zsoft.pcx", "com.sgi.sgi-image", "com.sun.raster-image", "org.jbig.jbig",
         "com.microsoft.wmf", "com.microsoft.emf", "public.radiance", "org.gimp.xcf",
-        "gov.nasa.fits", "org.smpte.dpx",
+        "gov.nasa.fits", "org.smpte.dpx", "org.nema.dicom",
     ]
 
     /// The streamed decoders, by the type each answers for.
@@ -45,7 +45,7 @@ public struct ImageThumbnailer: Sendable {
 
     /// The decoder for a type, in the order the checks must be made.
     enum Decoder {
-        case jpeg, png, webp, cameraRaw, ico, icns
+        case jpeg, png, webp, cameraRaw, ico, icns, dicom
         case streamed(ImageDecoder.StreamedFormat)
     }
 
@@ -59,6 +59,7 @@ public struct ImageThumbnailer: Sendable {
         if catalog.conforms(type, to: "public.camera-raw-image") { return .cameraRaw }
         if catalog.conforms(type, to: "com.microsoft.ico") { return .ico }
         if catalog.conforms(type, to: "com.apple.icns") { return .icns }
+        if catalog.conforms(type, to: "org.nema.dicom") { return .dicom }
         return Self.streamedTypes.first(where: { catalog.conforms(type, to: $0.type) }).map { .streamed($0.format) }
     }
 
@@ -87,6 +88,7 @@ public struct ImageThumbnailer: Sendable {
             case .cameraRaw: try ImageDecoder.cameraRaw(raw, request: request, limits: limits)
             case .ico: try ImageDecoder.ico(raw, request: request, limits: limits)
             case .icns: try ImageDecoder.icns(raw, request: request, limits: limits)
+            case .dicom: try ImageDecoder.dicom(raw, request: request, limits: limits)
             case .streamed(let format): try ImageDecoder.decode(format, raw, request: request, limits: limits)
             }
         }

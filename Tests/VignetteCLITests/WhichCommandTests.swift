@@ -77,7 +77,7 @@ struct WhichCommandTests {
                 "public.jpeg-2000", "org.jpeg.jpx", "org.jpeg.jpeg-2000-codestream", "com.apple.icns", "org.x.xpixmap-image",
                 "public.xbitmap-image", "org.qoiformat.qoi", "net.sourceforge.netpbm.pfm", "com.microsoft.dds", "com.ilm.openexr-image",
                 "com.zsoft.pcx", "com.sgi.sgi-image", "com.sun.raster-image", "org.jbig.jbig", "com.microsoft.wmf", "com.microsoft.emf",
-                "public.radiance", "org.gimp.xcf", "gov.nasa.fits", "org.smpte.dpx",
+                "public.radiance", "org.gimp.xcf", "gov.nasa.fits", "org.smpte.dpx", "org.nema.dicom",
             ])
         #expect(image["priority"] as? String == "standard")
         #expect(image["origin"] as? String == "built-in")

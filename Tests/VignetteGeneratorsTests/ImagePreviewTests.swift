@@ -14,13 +14,13 @@ struct ImagePreviewTests {
     }
 
     @Test func anImageNothingDecodesGetsItsFactsNotTheFallback() throws {
-        // A DICOM preamble ("DICM" after 128 bytes: medical imaging), a format Vignette draws no picture of.
-        let bytes = [UInt8](repeating: 0, count: 128) + Array("DICM".utf8) + [UInt8](repeating: 0, count: 64)
+        // A KTX texture's identifier (OpenGL's container), a format Vignette draws no picture of.
+        let bytes: [UInt8] = [0xAB, 0x4B, 0x54, 0x58, 0x20, 0x31, 0x31, 0xBB, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 0, count: 64)
         let input = GeneratorInput(
-            bytes: bytes, filename: "scan.dcm", resolver: TypeResolver(catalog: GeneratorFixtures.registry.catalog))
+            bytes: bytes, filename: "texture.ktx", resolver: TypeResolver(catalog: GeneratorFixtures.registry.catalog))
         let (p, generator, _) = try GeneratorFixtures.registry.preview(for: input, request: PreviewRequest())
         #expect(generator == "image-facts")
-        #expect(p.text == "Format: DICOM image\nPicture: not drawn (Vignette has no decoder for this format)\n")
+        #expect(p.text == "Format: KTX texture\nPicture: not drawn (Vignette has no decoder for this format)\n")
         #expect(p.html.hasPrefix("<p class=\"note\">Picture not drawn: Vignette has no decoder for this format</p>\n<dl class=\"facts\">"))
     }
 

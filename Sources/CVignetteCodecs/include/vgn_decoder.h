@@ -1,6 +1,6 @@
 /*
  * vgn_decoder.h - the row-streaming decoders beyond JPEG/PNG/WebP: BMP, ICO/CUR, ICNS, TGA, PCX, SGI,
- * Sun raster, PNM/PAM, PFM, QOI, Radiance HDR, FITS, DPX, DDS, PSD, XCF, XPM/XBM, OpenEXR (OpenEXRCore), GIF (giflib), TIFF
+ * Sun raster, PNM/PAM, PFM, QOI, Radiance HDR, FITS, DPX, DICOM, DDS, PSD, XCF, XPM/XBM, OpenEXR (OpenEXRCore), GIF (giflib), TIFF
  * (libtiff), HEIF/AVIF (libheif), JPEG XL (libjxl), JPEG 2000 (OpenJPEG), Windows metafiles (cairo); and camera RAW previews
  * (LibRaw). The conventions of vgn_codecs.h apply (vgn_error filled by every call, no global mutable
  * state, no output on stderr, input memory (or descriptor) owned by the caller and kept alive until
@@ -123,6 +123,22 @@ vgn_decoder *vgn_fits_open(const uint8_t *data, size_t size, vgn_image_info *inf
  * data through the Cineon convention to sRGB, other transfers as stored. Subsampled and user-defined
  * layouts, run-length coding, packing 0 and transposed orientations are refused by name. */
 vgn_decoder *vgn_dpx_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
+
+/* DICOM (PS3.10 files: medical images), the first frame. vgn_dicom_select reads the header and says
+ * how the frame is coded (*kind): VGN_DICOM_NATIVE (uncompressed or RLE: open the file with
+ * vgn_dicom_open), VGN_DICOM_JPEG2000 (open the file with vgn_dicom_jp2_open, an OpenJPEG decoder to
+ * isolate like vgn_jp2_open, which shows grey as vgn_dicom_open does) or VGN_DICOM_JPEG, whose
+ * codestream is data[*offset, *offset + *length) or, when the frame spans several fragments, *joined
+ * (malloc'd, *length bytes: release it with vgn_free); info gets the header's size. Lossless JPEG, JPEG-LS, 12-bit JPEG, video and deflated data sets are
+ * refused by name. vgn_dicom_open reads native, RLE and lossless JPEG frames: grey through the rescale
+ * and the first window (else over the frame's range; MONOCHROME1 inverted), RGB, YBR_FULL(_422),
+ * palette colour, 1-bit; its rows are boxes of k x k pixels averaged, k the largest whole factor
+ * leaving the longest side at least twice `target` (1 when target is 0). */
+enum { VGN_DICOM_NATIVE = 0, VGN_DICOM_JPEG = 1, VGN_DICOM_JPEG2000 = 2 };
+int vgn_dicom_select(const uint8_t *data, size_t size, int *kind, size_t *offset, size_t *length, uint8_t **joined,
+                     vgn_image_info *info, vgn_error *err);
+vgn_decoder *vgn_dicom_open(const uint8_t *data, size_t size, uint32_t target, vgn_image_info *info, vgn_error *err);
+vgn_decoder *vgn_dicom_jp2_open(const uint8_t *data, size_t size, uint32_t target, vgn_image_info *info, vgn_error *err);
 
 /* XCF (GIMP's own format, versions 0 to 12 and up, every precision): the visible top-level layers
  * (a group by the projection GIMP stores) composited bottom first with their masks, opacity and
