@@ -23,7 +23,7 @@ out=$root/.build-fuzz
 # harness:group:kind
 harnesses=(
     jpeg:images:c jpeg-dc:images:c png:images:c webp:images:c image-header:images:swift
-    image-metadata:images:swift gif:formats:c tiff:formats:c bmp:formats:c psd:formats:c heif:formats:c jxl:formats:c jp2:formats:c icns:formats:c xpm:formats:c qoi:formats:c dds:formats:c legacy:formats:c hdr:formats:c fits:formats:c dpx:formats:c xcf:formats:c exr:formats:c jbig:formats:c metafile:formats:c raw:formats:c icc:formats:c
+    image-metadata:images:swift gif:formats:c tiff:formats:c bmp:formats:c psd:formats:c heif:formats:c jxl:formats:c jp2:formats:c icns:formats:c xpm:formats:c qoi:formats:c dds:formats:c legacy:formats:c hdr:formats:c fits:formats:c dpx:formats:c dicom:formats:c xcf:formats:c exr:formats:c jbig:formats:c metafile:formats:c raw:formats:c icc:formats:c
     stream:containers:c zip:containers:swift tar:containers:swift office:containers:swift
     types:types-and-text:swift mime-package:types-and-text:swift type-cache:types-and-text:swift declarations:types-and-text:swift text:types-and-text:swift fallback:types-and-text:swift font:types-and-text:c
     json:previewers:swift csv:previewers:swift markdown:previewers:swift xml:previewers:swift plist:previewers:swift imaginary:previewers:swift mail:previewers:swift rtf:previewers:swift pdf:previewers:swift
@@ -107,6 +107,7 @@ seeds() {
     hdr) ;; # Fuzz/seeds/hdr: ImageMagick's and libvips' run-length coded files, by hand: flat, old-style repeats, mixed, EXPOSURE, CRLF, two orientations (one X-major)
     fits) find $t/VignetteImagingTests/Fixtures/fits -name '*.fits' ;; # and Fuzz/seeds/fits: 64-bit integers, doubles with NaN and infinity, a table before the image, four axes, 8-bit with BZERO and BLANK, astropy's random groups
     dpx) ;; # Fuzz/seeds/dpx: ImageMagick's and FFmpeg's files of Samples/photo.jpg (10-, 12- and 16-bit, grey, RGBA, little-endian, 12-bit lines unpadded), by hand: log transfer with packing 2 turned, ABGR
+    dicom) find $t/VignetteImagingTests/Fixtures/dicom -name '*.dcm' ;; # and Fuzz/seeds/dicom: dcmtk's implicit, big-endian, RLE, lossless (predictors 4 and 7, a point transform) and baseline files, GDCM's JPEG 2000
     jbig) find $t/VignetteImagingTests/Fixtures/formats/other-images -name '*.jbg' ;; # and Fuzz/seeds/jbig: pbmtojbg's sequential and progressive files
     metafile) find $t/VignetteImagingTests/Fixtures/formats/other-images -name '*.wmf' -o -name '*.emf' ;; # and Fuzz/seeds/metafile: LibreOffice's WMF and EMF, by hand: map modes, a DIB, 65535 handles, huge coordinates, clip rectangles, paths and regions
     raw) find $t/VignetteImagingTests/Fixtures/raw -type f ! -name '*.md' ;;
