@@ -66,7 +66,8 @@ let package = Package(
         .systemLibrary(name: "CWebP", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CTIFF", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(
-            name: "CHeif", providers: [.apt(["libheif-dev", "libdav1d-dev", "libopenjp2-7-dev", "libopenexr-dev", "libjbig-dev"])]),
+            name: "CHeif",
+            providers: [.apt(["libheif-dev", "libdav1d-dev", "libopenjp2-7-dev", "libcharls-dev", "libopenexr-dev", "libjbig-dev"])]),
         .systemLibrary(name: "CLCMS", providers: [.apt(["liblcms2-dev"])]),
         // libdbus-1 is opened on first use too (vgn_dbus_lib.h), but its headers are not in the
         // standard paths: pkg-config gives them, with a -ldbus-1 that release builds leave out

@@ -84,6 +84,11 @@ if ! "$bin" thumbnail --no-system-thumbnailers --no-fallback -s 64 -o "$work/wmf
   exit 1
 fi
 echo "image-check: WMF through cairo (dlopen'd in vignette-decode)"
+if ! "$bin" thumbnail --no-system-thumbnailers --no-fallback -s 64 -o "$work/jpegls.png" "$fx/dicom/MR_small_jpeg_ls_lossless.dcm" >/dev/null; then
+  echo "image-check: a JPEG-LS DICOM file did not thumbnail (is libcharls2 installed?)" >&2
+  exit 1
+fi
+echo "image-check: JPEG-LS DICOM through CharLS (dlopen'd in vignette-decode)"
 # fontconfig is opened on first need too, for the characters DejaVu lacks: a Chinese line must
 # come out in a font that has it, not as the boxes that private-use characters get.
 printf '中文文本预览\n' >"$work/zh.txt"

@@ -9,7 +9,7 @@
 # prints the exact `apt-get install` line to run and exits 1.
 set -euo pipefail
 
-runtime=(pkg-config bubblewrap libpng-dev libjpeg62-turbo-dev libwebp-dev libgif-dev libtiff-dev libheif-dev libdav1d-dev libjxl-dev libopenjp2-7-dev libopenexr-dev libjbig-dev libraw-dev liblcms2-dev libfreetype-dev zlib1g-dev libbz2-dev liblzma-dev libzstd-dev libdeflate-dev libdbus-1-dev libfontconfig-dev fonts-dejavu-core fonts-wqy-microhei libpoppler-glib8 libpoppler-cpp0v5 libavformat-dev libavcodec-dev libswscale-dev libavutil-dev)
+runtime=(pkg-config bubblewrap libpng-dev libjpeg62-turbo-dev libwebp-dev libgif-dev libtiff-dev libheif-dev libdav1d-dev libjxl-dev libopenjp2-7-dev libcharls-dev libopenexr-dev libjbig-dev libraw-dev liblcms2-dev libfreetype-dev zlib1g-dev libbz2-dev liblzma-dev libzstd-dev libdeflate-dev libdbus-1-dev libfontconfig-dev fonts-dejavu-core fonts-wqy-microhei libpoppler-glib8 libpoppler-cpp0v5 libavformat-dev libavcodec-dev libswscale-dev libavutil-dev)
 testing=(shared-mime-info libjpeg-turbo-progs libpng-tools libglib2.0-bin file util-linux chromium libgdk-pixbuf2.0-bin poppler-utils librsvg2-bin libvips-tools webp libheif-examples libjxl-tools libopenjp2-tools icnsutils openexr jbigkit-bin libavif-bin gifsicle libtiff-tools imagemagick libimage-exiftool-perl liblcms2-utils icc-profiles-free libgs-common netpbm libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui dbus-daemon ffmpeg ghostscript strace dcmtk libgdcm-tools)
 
 want=("${runtime[@]}")

@@ -1,6 +1,7 @@
 /* libFuzzer harness: the DICOM reader as ImageDecoder drives it: the header walk and frame choice
- * (vgn_dicom_select), then the native, RLE and lossless JPEG decoder, or the JPEG 2000 one (in
- * process here; in a child in production); a baseline JPEG frame is left to fuzz_jpeg. */
+ * (vgn_dicom_select), then the native, RLE and lossless JPEG decoder, or the JPEG 2000 (OpenJPEG) or
+ * JPEG-LS (CharLS) one (in process here; in a child in production); a baseline JPEG frame is left to
+ * fuzz_jpeg. */
 #include "fuzz_decoder.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -14,5 +15,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     /* The full picture on even lengths, boxes for a 64-pixel target on odd ones. */
     if (kind == VGN_DICOM_NATIVE) return fuzz_drain(vgn_dicom_open(data, size, size % 2 ? 64 : 0, &info, &err), &info);
     if (kind == VGN_DICOM_JPEG2000) return fuzz_drain(vgn_dicom_jp2_open(data, size, size % 2 ? 64 : 0, &info, &err), &info);
+    if (kind == VGN_DICOM_JPEGLS) return fuzz_drain(vgn_dicom_jls_open(data, size, size % 2 ? 64 : 0, &info, &err), &info);
     return 0;
 }

@@ -16,7 +16,9 @@
  *     (vgn_dicom_select), who decodes it as a JPEG file;
  *   - JPEG 2000: OpenJPEG over the frame's codestream (vgn_dicom_jp2_open, run in a child as
  *     vgn_jp2_open is), its grey samples mapped as native ones are;
- *   - JPEG-LS, 12-bit JPEG, MPEG/HEVC video and deflated data sets are refused by name.
+ *   - JPEG-LS: CharLS decodes the frame into one buffer at the first read (vgn_jls.c; vgn_dicom_jls_open,
+ *     run in a child);
+ *   - 12-bit JPEG, MPEG/HEVC video and deflated data sets are refused by name.
  * Rows are boxes of k x k stored pixels averaged when the thumbnail is small, so that a radiograph
  * costs one pass over its samples.
  *
@@ -37,7 +39,7 @@
 
 /* How the pixel data is coded, from the transfer syntax (VGN_DICOM_JPEG and _JPEG2000 as vgn_dicom_select
  * gives them). */
-enum { VGN_DICOM_RAW = VGN_DICOM_NATIVE, VGN_DICOM_RLE = 3, VGN_DICOM_LOSSLESS = 4 };
+enum { VGN_DICOM_RAW = VGN_DICOM_NATIVE, VGN_DICOM_RLE = 4, VGN_DICOM_LOSSLESS = 5 };
 
 /* The photometric interpretations read. */
 enum { VGN_DICOM_MONO1, VGN_DICOM_MONO2, VGN_DICOM_RGB, VGN_DICOM_YBR, VGN_DICOM_YBR422, VGN_DICOM_PALETTE };
@@ -52,7 +54,7 @@ typedef struct {
 /* What the header says. */
 typedef struct {
     char syntax[72];
-    int coding;                /* VGN_DICOM_RAW, _RLE, _LOSSLESS, _JPEG, _JPEG2000 */
+    int coding;                /* VGN_DICOM_RAW, _RLE, _LOSSLESS, _JPEG, _JPEG2000, _JPEGLS */
     int big_endian;            /* of native pixel data */
     int values_big;            /* of the data set's values (the palette's tables) */
     int samples, rows, columns, allocated, stored, high_bit, is_signed, planar;
@@ -290,8 +292,8 @@ static int vgn_dicom_syntax(vgn_dicom_header *h, vgn_dicom_cursor *c, vgn_error 
         {"1.2.840.10008.1.2.1.99", "a deflated data set", -1, 0, 0},
         {"1.2.840.10008.1.2.4.57", NULL, VGN_DICOM_LOSSLESS, 1, 0},
         {"1.2.840.10008.1.2.4.70", NULL, VGN_DICOM_LOSSLESS, 1, 0},
-        {"1.2.840.10008.1.2.4.80", "JPEG-LS pixel data", -1, 0, 0},
-        {"1.2.840.10008.1.2.4.81", "JPEG-LS pixel data", -1, 0, 0},
+        {"1.2.840.10008.1.2.4.80", NULL, VGN_DICOM_JPEGLS, 1, 0},
+        {"1.2.840.10008.1.2.4.81", NULL, VGN_DICOM_JPEGLS, 1, 0},
         {"1.2.840.10008.1.2.4.100", "MPEG-2 video", -1, 0, 0},
         {"1.2.840.10008.1.2.4.101", "MPEG-2 video", -1, 0, 0},
         {"1.2.840.10008.1.2.4.102", "MPEG-4 video", -1, 0, 0},
@@ -538,6 +540,24 @@ static int vgn_dicom_unjpeg(vgn_dicom *m, vgn_error *err)
     return 0;
 }
 
+/* Decodes the JPEG-LS frame through CharLS into host-order samples (bytes, or 16-bit words above 8 bits),
+ * pixel by pixel or, for a frame coded plane by plane, in planes; the values are the stored ones. */
+static int vgn_dicom_unjls(vgn_dicom *m, vgn_error *err)
+{
+    static const uint16_t one = 1;
+    int bytes = 0, planar = 0, status;
+    status = vgn_jls_decode(m->frame_item, m->frame_item_size, (uint32_t)m->h.columns, (uint32_t)m->h.rows, m->h.samples,
+                            &m->unpacked, &bytes, &planar, err);
+    if (status != 0) return status;
+    m->raster = m->unpacked;
+    m->bytes = bytes;
+    m->little = *(const uint8_t *)&one == 1;
+    m->planar = planar;
+    m->plane = (size_t)m->h.rows * (size_t)m->h.columns * (size_t)bytes;
+    m->h.high_bit = m->h.stored - 1;
+    return 0;
+}
+
 /* Copies an 8-bit frame stored in big-endian OW words with each byte pair swapped back. */
 static int vgn_dicom_unswap(vgn_dicom *m, vgn_error *err)
 {
@@ -678,6 +698,7 @@ static int vgn_dicom_read_rows(vgn_decoder *d, uint8_t *dst, size_t stride, int 
         int status = 0;
         if (m->h.coding == VGN_DICOM_RLE) status = vgn_dicom_unrle(m, err);
         if (m->h.coding == VGN_DICOM_LOSSLESS) status = vgn_dicom_unjpeg(m, err);
+        if (m->h.coding == VGN_DICOM_JPEGLS) status = vgn_dicom_unjls(m, err);
         if (status == 0 && m->swap_bytes) status = vgn_dicom_unswap(m, err);
         if (status != 0) return status;
         m->row_bytes = (size_t)m->h.columns * (size_t)m->bytes *
@@ -792,7 +813,8 @@ int vgn_dicom_select(const uint8_t *data, size_t size, int *kind, size_t *offset
     *offset = *length = 0;
     status = vgn_dicom_parse(data, size, &h, err);
     if (status != 0) return status;
-    *kind = h.coding == VGN_DICOM_JPEG || h.coding == VGN_DICOM_JPEG2000 ? h.coding : VGN_DICOM_NATIVE;
+    *kind = h.coding == VGN_DICOM_JPEG || h.coding == VGN_DICOM_JPEG2000 || h.coding == VGN_DICOM_JPEGLS ? h.coding
+                                                                                                          : VGN_DICOM_NATIVE;
     info->width = (uint32_t)h.columns;
     info->height = (uint32_t)h.rows;
     info->components = h.samples;
@@ -814,7 +836,10 @@ int vgn_dicom_select(const uint8_t *data, size_t size, int *kind, size_t *offset
     return 0;
 }
 
-vgn_decoder *vgn_dicom_open(const uint8_t *data, size_t size, uint32_t target, vgn_image_info *info, vgn_error *err)
+/* vgn_dicom_open, and with `jpegls` vgn_dicom_jls_open: the same reader, the second for JPEG-LS frames
+ * only (CharLS is a library to run in a child, as vgn_isolated_open does). */
+static vgn_decoder *vgn_dicom_open_coded(const uint8_t *data, size_t size, uint32_t target, int jpegls, vgn_image_info *info,
+                                         vgn_error *err)
 {
     vgn_dicom *m;
     vgn_dicom_header h;
@@ -823,8 +848,8 @@ vgn_decoder *vgn_dicom_open(const uint8_t *data, size_t size, uint32_t target, v
     if (data == NULL || info == NULL) return vgn_err_null(err, VGN_E_STATE, "no data");
     memset(info, 0, sizeof *info);
     if (vgn_dicom_parse(data, size, &h, err) != 0) return NULL;
-    if (h.coding == VGN_DICOM_JPEG || h.coding == VGN_DICOM_JPEG2000)
-        return vgn_err_null(err, VGN_E_STATE, "compressed pixel data goes through vgn_dicom_select");
+    if (h.coding == VGN_DICOM_JPEG || h.coding == VGN_DICOM_JPEG2000 || (h.coding == VGN_DICOM_JPEGLS) != jpegls)
+        return vgn_err_null(err, VGN_E_STATE, "this pixel data's coding goes through another opener (vgn_dicom_select)");
     if (vgn_dicom_check(&h, &photometric, err) != 0) return NULL;
     if (photometric == VGN_DICOM_PALETTE) {
         int k;
@@ -876,7 +901,7 @@ vgn_decoder *vgn_dicom_open(const uint8_t *data, size_t size, uint32_t target, v
         }
         m->joined = joined;
         m->frame_item = joined != NULL ? joined : data + item;
-        m->base.working = pixels * (size_t)(h.coding == VGN_DICOM_LOSSLESS ? 2 : m->bytes) * (size_t)h.samples;
+        m->base.working = pixels * (size_t)(h.coding == VGN_DICOM_RLE ? m->bytes : 2) * (size_t)h.samples;
     }
     if (photometric <= VGN_DICOM_MONO2 && m->bytes > 0 && m->bytes <= 2) m->base.working += 65536;
     m->invert = photometric == VGN_DICOM_MONO1;
@@ -899,6 +924,16 @@ vgn_decoder *vgn_dicom_open(const uint8_t *data, size_t size, uint32_t target, v
     info->orientation = 1;
     vgn_err_fill(err, VGN_OK, NULL, NULL);
     return &m->base;
+}
+
+vgn_decoder *vgn_dicom_open(const uint8_t *data, size_t size, uint32_t target, vgn_image_info *info, vgn_error *err)
+{
+    return vgn_dicom_open_coded(data, size, target, 0, info, err);
+}
+
+vgn_decoder *vgn_dicom_jls_open(const uint8_t *data, size_t size, uint32_t target, vgn_image_info *info, vgn_error *err)
+{
+    return vgn_dicom_open_coded(data, size, target, 1, info, err);
 }
 
 /* A JPEG 2000 frame: OpenJPEG's decoder over the frame's codestream, grey samples shown through the

@@ -111,6 +111,13 @@ VGN_HIDDEN void vgn_jp2_set_grey_map(vgn_decoder *d, const vgn_jp2_grey_map *map
 VGN_HIDDEN int vgn_ljpeg_decode(const uint8_t *data, size_t size, uint32_t width, uint32_t height, int components, uint16_t *out,
                                 vgn_error *err);
 
+/* Decodes a JPEG-LS codestream (CharLS, loaded here on first use: call it in a child) of width x height
+ * pixels of `components` samples into *out (malloc'd): host-order 16-bit samples when *bytes is 2, else
+ * bytes; pixel by pixel, or plane by plane when *planar. 0, or the error (a frame of another size or
+ * kind is refused before decoding). See vgn_jls.c. */
+VGN_HIDDEN int vgn_jls_decode(const uint8_t *data, size_t size, uint32_t width, uint32_t height, int components, uint8_t **out,
+                              int *bytes, int *planar, vgn_error *err);
+
 /* In a decoder child: fault signals back to their default action, stderr to /dev/null. */
 VGN_HIDDEN void vgn_child_quiet(void);
 

@@ -333,6 +333,7 @@ static const char *vgn_iso_opener_name(vgn_isolated_opener opener)
     if (opener == vgn_jxl_open) return "libjxl";
     if (opener == vgn_jp2_open) return "OpenJPEG";
     if (opener == vgn_dicom_jp2_open) return "OpenJPEG-DICOM";
+    if (opener == vgn_dicom_jls_open) return "CharLS-DICOM";
     if (opener == vgn_exr_open) return "OpenEXR";
     if (opener == vgn_jbig_open) return "JBIG-KIT";
     if (opener == vgn_metafile_open) return "cairo";
@@ -453,6 +454,8 @@ int vgn_isolate_helper_main(int argc, char **argv)
         opener = vgn_library_load(VGN_LIB_OPENJP2, &err) == 0 ? vgn_jp2_open : NULL;
     } else if (strcmp(argv[1], "OpenJPEG-DICOM") == 0) {
         opener = vgn_library_load(VGN_LIB_OPENJP2, &err) == 0 ? vgn_dicom_jp2_open : NULL;
+    } else if (strcmp(argv[1], "CharLS-DICOM") == 0) {
+        opener = vgn_library_load(VGN_LIB_CHARLS, &err) == 0 ? vgn_dicom_jls_open : NULL;
     } else if (strcmp(argv[1], "OpenEXR") == 0) {
         opener = vgn_library_load(VGN_LIB_OPENEXR, &err) == 0 ? vgn_exr_open : NULL;
     } else if (strcmp(argv[1], "JBIG-KIT") == 0) {

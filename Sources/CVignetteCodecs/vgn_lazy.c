@@ -17,10 +17,11 @@
 #include <jxl/version.h>
 #include <libheif/heif_version.h>
 #include <libraw/libraw_version.h>
+#include <charls/version.h>
 
 #include "vgn_lazy.h"
 
-#define VGN_LIB_COUNT 13
+#define VGN_LIB_COUNT 14
 
 static pthread_mutex_t vgn_lazy_lock = PTHREAD_MUTEX_INITIALIZER;
 static void *vgn_lazy_handles[VGN_LIB_COUNT];
@@ -55,6 +56,7 @@ static const char *vgn_lazy_name(vgn_library library, char *versioned, size_t n,
     case VGN_LIB_JBIG: name = "libjbig", *plain = "libjbig.so", pattern = "libjbig.so.%d", number = 0; break;
     /* cairo 1.x: soname 2 since 1.0. */
     case VGN_LIB_CAIRO: name = "cairo", *plain = "libcairo.so", pattern = "libcairo.so.%d", number = 2; break;
+    case VGN_LIB_CHARLS: name = "CharLS", *plain = "libcharls.so", pattern = "libcharls.so.%d", number = CHARLS_VERSION_MAJOR; break;
     default: *plain = NULL; return NULL;
     }
     snprintf(versioned, n, pattern, number);

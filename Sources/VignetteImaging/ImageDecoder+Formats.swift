@@ -252,8 +252,9 @@ extension ImageDecoder {
         }
     }
 
-    /// A thumbnail of a DICOM file's first frame: uncompressed and RLE frames by our decoder (with
-    /// the rescale and window), JPEG and JPEG 2000 ones by those decoders from the frame's codestream.
+    /// A thumbnail of a DICOM file's first frame: uncompressed, RLE and lossless JPEG frames by our
+    /// decoder (with the rescale and window), JPEG-LS ones through CharLS and JPEG 2000 ones through
+    /// OpenJPEG (each in a child, shown as ours are), baseline JPEG ones by the JPEG decoder.
     public static func dicom(_ data: UnsafeRawBufferPointer, request: ThumbnailRequest, limits: ImageLimits = .standard) throws
         -> DecodedImage
     {
@@ -284,6 +285,15 @@ extension ImageDecoder {
                 StreamedFormat.loadForChild(VGN_LIB_OPENJP2, vgn_dicom_jp2_open, &err)
                     ? vgn_isolated_open(
                         vgn_dicom_jp2_open, "OpenJPEG", base, data.count, UInt32(clamping: request.targetPixels),
+                        StreamedFormat.isolatedTimeout, &info, &err) : nil
+            }
+        // CharLS is C++ over the file's bytes: in a child too.
+        case Int32(VGN_DICOM_JPEGLS):
+            _ = StreamedFormat.helper
+            return try streamed("DICOM", request: request, limits: limits) { info, err in
+                StreamedFormat.loadForChild(VGN_LIB_CHARLS, vgn_dicom_jls_open, &err)
+                    ? vgn_isolated_open(
+                        vgn_dicom_jls_open, "CharLS", base, data.count, UInt32(clamping: request.targetPixels),
                         StreamedFormat.isolatedTimeout, &info, &err) : nil
             }
         default:

@@ -5,8 +5,8 @@ import VignetteCore
 @testable import VignetteImaging
 
 /// DICOM from our own decoder: pydicom's test files and files dcmtk writes at test time (every
-/// transfer syntax read) against dcmtk's own reading (`dcmj2pnm`, after GDCM's `gdcmconv --raw` for
-/// JPEG 2000, which dcmtk does not read); files written here for the rescale and window, a lossless
+/// transfer syntax read) against dcmtk's own reading (`dcmj2pnm`, `dcml2pnm` for JPEG-LS, after
+/// GDCM's `gdcmconv --raw` for JPEG 2000, which dcmtk does not read); files written here for the rescale and window, a lossless
 /// JPEG frame with restart markers, a JPEG frame in two fragments, and what a file that cannot be
 /// shown says.
 @Suite("DICOM")
@@ -18,21 +18,27 @@ struct DICOMTests {
         "MR_small_jp2klossless": true, "JPEG2000": false, "693_J2KI": true, "J2K_pixelrep_mismatch": true,
         "examples_palette": false, "SC_ybr_full_422_uncompressed": false, "liver_1frame": false,
         "SC_rgb_small_odd_big_endian": false, "rtdose_expb_1frame": false, "rtdose_rle_1frame": false, "SC_rgb_rle_16bit": false,
-        "SC_rgb_jpeg_gdcm": false, "SC_rgb_jpeg_dcmtk": false,
+        "SC_rgb_jpeg_gdcm": false, "SC_rgb_jpeg_dcmtk": false, "MR_small_jpeg_ls_lossless": true, "JPEGLSNearLossless_16": false,
     ]
 
     /// JPEG 2000 files, which dcmtk reads only once GDCM has decompressed them.
     static let jpeg2000: Set<String> = ["MR_small_jp2klossless", "JPEG2000", "693_J2KI", "J2K_pixelrep_mismatch"]
 
-    /// dcmtk's reading of the DICOM file at `path` (its first window, or its range), full size.
-    static func dcmtkReading(_ path: String, window: Bool, folder: String, decompressFirst: Bool = false) throws -> Bitmap {
+    /// dcmtk's reading of the DICOM file at `path` (its first window, or its range), full size
+    /// (`dcml2pnm`, its JPEG-LS reader, for `jpegls`).
+    static func dcmtkReading(_ path: String, window: Bool, folder: String, decompressFirst: Bool = false, jpegls: Bool = false)
+        throws -> Bitmap
+    {
         var source = path
         if decompressFirst {
             source = folder + "/raw.dcm"
             #expect(try FormatCorpusTests.run(["gdcmconv", "--raw", path, source]) == 0)
         }
         let png = folder + "/dcmtk.png"
-        #expect(try FormatCorpusTests.run(["dcmj2pnm", "--write-png"] + (window ? ["+Wi", "1"] : ["+Wm"]) + [source, png]) == 0)
+        #expect(
+            try FormatCorpusTests.run(
+                [jpegls ? "dcml2pnm" : "dcmj2pnm", "--write-png"] + (window ? ["+Wi", "1"] : ["+Wm"]) + [source, png])
+                == 0)
         return try referencePNG(png)
     }
 
@@ -54,7 +60,8 @@ struct DICOMTests {
         let path = Fixtures.root + "/dicom/\(name).dcm"
         let ours = try Self.ours(try Fixtures.bytes("dicom/\(name).dcm"))
         let theirs = try Self.dcmtkReading(
-            path, window: try #require(Self.fixtures[name]), folder: folder, decompressFirst: Self.jpeg2000.contains(name))
+            path, window: try #require(Self.fixtures[name]), folder: folder, decompressFirst: Self.jpeg2000.contains(name),
+            jpegls: name.contains("jpeg_ls") || name.hasPrefix("JPEGLS"))
         // dcmtk truncates where Vignette rounds: within one level.
         let worst = Self.worst(ours.bitmap, theirs)
         #expect(worst != nil && worst! <= 1, "\(name): \(worst ?? -1)")
@@ -75,6 +82,10 @@ struct DICOMTests {
         "rgb-lossless-sv1": ("rgb", ["dcmcjpeg", "+e1"]), "rgb-lossless-sv7": ("rgb", ["dcmcjpeg", "+el", "+sv", "7"]),
         "rgb-baseline": ("rgb", ["dcmcjpeg", "+eb"]), "rgb-baseline-444": ("rgb", ["dcmcjpeg", "+eb", "+s4"]),
         "grey-baseline": ("grey-jpeg", ["dcmconv"]), "grey16-ge-private": ("pgm", ["dcmconv"]),
+        "ct-lossless-fragments": ("ct", ["dcmcjpeg", "+e1", "+fs", "4"]), "ct-jpegls": ("ct", ["dcmcjpls"]),
+        "rgb-jpegls-near": ("rgb", ["dcmcjpls", "+en"]), "ct-jpegls-fragments": ("ct", ["dcmcjpls", "+fs", "4"]),
+        "rgb-jpegls-line": ("rgb", ["dcmcjpls", "+il"]), "rgb-jpegls-sample": ("rgb", ["dcmcjpls", "+is"]),
+        "rgb-jpegls-none": ("rgb", ["dcmcjpls", "+in"]),
     ]
 
     @Test(arguments: writers.keys.sorted())
@@ -105,7 +116,7 @@ struct DICOMTests {
         let dicom = folder + "/f.dcm"
         #expect(try FormatCorpusTests.run(writer.command + [source, dicom]) == 0)
         let ours = try Self.ours(Array(try Data(contentsOf: URL(fileURLWithPath: dicom))))
-        let theirs = try Self.dcmtkReading(dicom, window: false, folder: folder)
+        let theirs = try Self.dcmtkReading(dicom, window: false, folder: folder, jpegls: name.contains("jpegls"))
         // Lossy JPEG: libjpeg-turbo's and dcmtk's IJG 6b inverse DCTs and upsampling differ a little.
         let tolerance = name.contains("baseline") ? 6 : 1
         let worst = Self.worst(ours.bitmap, theirs)
@@ -308,8 +319,8 @@ struct DICOMTests {
         let grey = Self.greyModule(columns: 2, rows: 1, signed: false)
         let pixels = Self.element(0x7FE0, 0x0010, "OW", [1, 0, 2, 0])
         #expect(
-            Self.refusal(Self.file(syntax: "1.2.840.10008.1.2.4.80", grey + pixels))
-                == "unsupported DICOM: JPEG-LS pixel data (transfer syntax 1.2.840.10008.1.2.4.80) is not read")
+            Self.refusal(Self.file(syntax: "1.2.840.10008.1.2.4.107", grey + pixels))
+                == "unsupported DICOM: HEVC video (transfer syntax 1.2.840.10008.1.2.4.107) is not read")
         #expect(
             Self.refusal(Self.file(syntax: "1.2.840.10008.1.2.1.99", grey + pixels))
                 == "unsupported DICOM: a deflated data set (transfer syntax 1.2.840.10008.1.2.1.99) is not read")

@@ -125,19 +125,21 @@ vgn_decoder *vgn_fits_open(const uint8_t *data, size_t size, vgn_image_info *inf
 vgn_decoder *vgn_dpx_open(const uint8_t *data, size_t size, vgn_image_info *info, vgn_error *err);
 
 /* DICOM (PS3.10 files: medical images), the first frame. vgn_dicom_select reads the header and says
- * how the frame is coded (*kind): VGN_DICOM_NATIVE (uncompressed or RLE: open the file with
- * vgn_dicom_open), VGN_DICOM_JPEG2000 (open the file with vgn_dicom_jp2_open, an OpenJPEG decoder to
- * isolate like vgn_jp2_open, which shows grey as vgn_dicom_open does) or VGN_DICOM_JPEG, whose
+ * how the frame is coded (*kind): VGN_DICOM_NATIVE (uncompressed, RLE or lossless JPEG: open the file
+ * with vgn_dicom_open), VGN_DICOM_JPEG2000 (open the file with vgn_dicom_jp2_open, an OpenJPEG decoder
+ * to isolate like vgn_jp2_open, which shows grey as vgn_dicom_open does), VGN_DICOM_JPEGLS (open the
+ * file with vgn_dicom_jls_open, vgn_dicom_open with CharLS: isolate it too) or VGN_DICOM_JPEG, whose
  * codestream is data[*offset, *offset + *length) or, when the frame spans several fragments, *joined
- * (malloc'd, *length bytes: release it with vgn_free); info gets the header's size. Lossless JPEG, JPEG-LS, 12-bit JPEG, video and deflated data sets are
- * refused by name. vgn_dicom_open reads native, RLE and lossless JPEG frames: grey through the rescale
- * and the first window (else over the frame's range; MONOCHROME1 inverted), RGB, YBR_FULL(_422),
- * palette colour, 1-bit; its rows are boxes of k x k pixels averaged, k the largest whole factor
- * leaving the longest side at least twice `target` (1 when target is 0). */
-enum { VGN_DICOM_NATIVE = 0, VGN_DICOM_JPEG = 1, VGN_DICOM_JPEG2000 = 2 };
+ * (malloc'd, *length bytes: release it with vgn_free); info gets the header's size. 12-bit JPEG,
+ * video and deflated data sets are refused by name. vgn_dicom_open reads native, RLE and lossless JPEG
+ * frames: grey through the rescale and the first window (else over the frame's range; MONOCHROME1
+ * inverted), RGB, YBR_FULL(_422), palette colour, 1-bit; its rows are boxes of k x k pixels averaged,
+ * k the largest whole factor leaving the longest side at least twice `target` (1 when target is 0). */
+enum { VGN_DICOM_NATIVE = 0, VGN_DICOM_JPEG = 1, VGN_DICOM_JPEG2000 = 2, VGN_DICOM_JPEGLS = 3 };
 int vgn_dicom_select(const uint8_t *data, size_t size, int *kind, size_t *offset, size_t *length, uint8_t **joined,
                      vgn_image_info *info, vgn_error *err);
 vgn_decoder *vgn_dicom_open(const uint8_t *data, size_t size, uint32_t target, vgn_image_info *info, vgn_error *err);
+vgn_decoder *vgn_dicom_jls_open(const uint8_t *data, size_t size, uint32_t target, vgn_image_info *info, vgn_error *err);
 vgn_decoder *vgn_dicom_jp2_open(const uint8_t *data, size_t size, uint32_t target, vgn_image_info *info, vgn_error *err);
 
 /* XCF (GIMP's own format, versions 0 to 12 and up, every precision): the visible top-level layers
@@ -231,7 +233,9 @@ typedef enum vgn_library {
     /* JBIG-KIT's libjbig, by the JBIG decoder (in its child). */
     VGN_LIB_JBIG = 11,
     /* cairo, by the Windows metafile renderer (in its child). */
-    VGN_LIB_CAIRO = 12
+    VGN_LIB_CAIRO = 12,
+    /* CharLS, by the DICOM reader for JPEG-LS frames (in its child). */
+    VGN_LIB_CHARLS = 13
 } vgn_library;
 
 /* Loads `library` once (any thread, any number of calls): 0, or VGN_E_UNSUPPORTED with a message
