@@ -107,7 +107,7 @@ seeds() {
     hdr) ;; # Fuzz/seeds/hdr: ImageMagick's and libvips' run-length coded files, by hand: flat, old-style repeats, mixed, EXPOSURE, CRLF, two orientations (one X-major)
     fits) find $t/VignetteImagingTests/Fixtures/fits -name '*.fits' ;; # and Fuzz/seeds/fits: 64-bit integers, doubles with NaN and infinity, a table before the image, four axes, 8-bit with BZERO and BLANK, astropy's random groups
     dpx) ;; # Fuzz/seeds/dpx: ImageMagick's and FFmpeg's files of Samples/photo.jpg (10-, 12- and 16-bit, grey, RGBA, little-endian, 12-bit lines unpadded), by hand: log transfer with packing 2 turned, ABGR
-    dicom) find $t/VignetteImagingTests/Fixtures/dicom -name '*.dcm' ;; # and Fuzz/seeds/dicom: dcmtk's implicit, big-endian, RLE, lossless (predictors 4 and 7, a point transform) and baseline files, GDCM's JPEG 2000
+    dicom) find $t/VignetteImagingTests/Fixtures/dicom -name '*.dcm' ;; # and Fuzz/seeds/dicom: dcmtk's implicit, big-endian, RLE, lossless (predictors 4 and 7, a point transform), JPEG-LS (line, planes near-lossless, 16-bit) and baseline files, GDCM's JPEG 2000
     jbig) find $t/VignetteImagingTests/Fixtures/formats/other-images -name '*.jbg' ;; # and Fuzz/seeds/jbig: pbmtojbg's sequential and progressive files
     metafile) find $t/VignetteImagingTests/Fixtures/formats/other-images -name '*.wmf' -o -name '*.emf' ;; # and Fuzz/seeds/metafile: LibreOffice's WMF and EMF, by hand: map modes, a DIB, 65535 handles, huge coordinates, clip rectangles, paths and regions
     raw) find $t/VignetteImagingTests/Fixtures/raw -type f ! -name '*.md' ;;
