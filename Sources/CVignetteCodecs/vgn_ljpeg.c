@@ -65,6 +65,8 @@ static int vgn_ljpeg_dht(const uint8_t *p, const uint8_t *end, vgn_ljpeg_table t
         // Canonical codes, length by length (T.81 C.2 and F.2.2.3).
         for (length = 1; length <= 16; length++) {
             int n = p[length], j;
+            // Checked before the codes are entered: more than fit would run past the lookup table.
+            if (code + n > (1 << length)) return vgn_ljpeg_fail(err, VGN_E_INVALID, "a Huffman table has more codes than fit");
             t->valoffset[length] = k - code;
             for (j = 0; j < n && length <= VGN_LJPEG_LOOKUP; j++) {
                 int shift = VGN_LJPEG_LOOKUP - length, first = (code + j) << shift, m;
@@ -73,7 +75,6 @@ static int vgn_ljpeg_dht(const uint8_t *p, const uint8_t *end, vgn_ljpeg_table t
             code += n;
             k += n;
             t->maxcode[length] = n > 0 ? code - 1 : -1;
-            if (code > (1 << length)) return vgn_ljpeg_fail(err, VGN_E_INVALID, "a Huffman table has more codes than fit");
             code <<= 1;
         }
         t->maxcode[17] = INT32_MAX;

@@ -208,7 +208,7 @@ struct DICOMTests {
         for y in 0..<height {
             for x in 0..<width {
                 let index = y * width + x
-                let fresh = index % interval == 0
+                let fresh = index == 0 || (interval > 0 && index % interval == 0)
                 if fresh && index > 0 {
                     if count > 0 { put((1 << (8 - count)) - 1, 8 - count) }
                     out += [0xFF, UInt8(0xD0 + markers % 8)]
@@ -344,6 +344,16 @@ struct DICOMTests {
         #expect(
             Self.refusal(Self.encapsulated(syntax: "1.2.840.10008.1.2.4.51", module: twelve, fragments: [[0xFF, 0xD8, 0xFF, 0xD9]]))
                 == "unsupported DICOM: 12-bit JPEG pixel data is not read")
+        // A lossless JPEG Huffman table with three 1-bit codes (two fit): found by fuzz_dicom, when
+        // the codes were entered in the lookup table before they were counted.
+        var overfull = Self.losslessJPEG([[1, 2], [3, 4]], predictor: 1, interval: 0)
+        overfull[20] = 3
+        overfull[24] = 14
+        #expect(
+            Self.refusal(
+                Self.encapsulated(
+                    syntax: "1.2.840.10008.1.2.4.70", module: Self.greyModule(columns: 2, rows: 2, signed: false), fragments: [overfull]))
+                == "corrupt DICOM: a Huffman table has more codes than fit")
         // Sequences of undefined length nested 40 deep before the picture.
         var nested: [UInt8] = []
         for _ in 0..<40 {
