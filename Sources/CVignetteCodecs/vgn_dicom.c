@@ -70,6 +70,7 @@ typedef struct {
     size_t pixels;             /* the pixel data's first byte (native), or its first item (encapsulated) */
     uint32_t pixel_length;     /* VGN_DICOM_UNDEFINED when encapsulated */
     int pixel_words;           /* the pixel data's VR is OW */
+    vgn_dicom_facts facts;     /* what a preview says of the file (vgn_dicom_read_facts) */
 } vgn_dicom_header;
 
 typedef struct {
@@ -267,6 +268,18 @@ static void vgn_dicom_note(vgn_dicom_header *h, const vgn_dicom_cursor *c, uint3
         h->lut[tag - 0x00281201u] = p;
         h->lut_size[tag - 0x00281201u] = length;
         break;
+    // What a preview says; never the patient's name, identifiers or dates of birth.
+    case 0x00080005u: vgn_dicom_string(p, length, h->facts.charset, sizeof h->facts.charset); break;
+    case 0x00080020u: vgn_dicom_string(p, length, h->facts.study_date, sizeof h->facts.study_date); break;
+    case 0x00080060u: vgn_dicom_string(p, length, h->facts.modality, sizeof h->facts.modality); break;
+    case 0x00080070u: vgn_dicom_string(p, length, h->facts.manufacturer, sizeof h->facts.manufacturer); break;
+    case 0x00081030u: vgn_dicom_string(p, length, h->facts.study, sizeof h->facts.study); break;
+    case 0x0008103Eu: vgn_dicom_string(p, length, h->facts.series, sizeof h->facts.series); break;
+    case 0x00081090u: vgn_dicom_string(p, length, h->facts.model, sizeof h->facts.model); break;
+    case 0x00180015u: vgn_dicom_string(p, length, h->facts.body_part, sizeof h->facts.body_part); break;
+    case 0x00280008u:
+        if (vgn_dicom_number(p, length, &number) == 0 && number >= 1 && number <= 1e9) h->facts.frames = (int)number;
+        break;
     default: break;
     }
 }
@@ -377,9 +390,29 @@ static int vgn_dicom_parse(const uint8_t *data, size_t size, vgn_dicom_header *h
             continue;
         }
         if (length > c.size - c.at) return vgn_dicom_fail(err, VGN_E_TRUNCATED, "the file ends inside an element");
-        if ((tag >> 16) == 0x0028) vgn_dicom_note(h, &c, tag, data + c.at, length);
+        if ((tag >> 16) == 0x0028 || (tag >> 16) == 0x0008 || (tag >> 16) == 0x0018) vgn_dicom_note(h, &c, tag, data + c.at, length);
         c.at += length;
     }
+}
+
+int vgn_dicom_read_facts(const uint8_t *data, size_t size, vgn_dicom_facts *facts)
+{
+    vgn_dicom_header h;
+    vgn_error ignored;
+    if (data == NULL || facts == NULL) return -1;
+    memset(facts, 0, sizeof *facts);
+    if (size < 132 || memcmp(data + 128, "DICM", 4) != 0) return -1;
+    // A damaged or truncated file still gives what came before the damage.
+    (void)vgn_dicom_parse(data, size, &h, &ignored);
+    *facts = h.facts;
+    memcpy(facts->syntax, h.syntax, sizeof facts->syntax);
+    memcpy(facts->photometric, h.photometric, sizeof facts->photometric);
+    facts->width = h.has_columns ? (uint32_t)h.columns : 0;
+    facts->height = h.has_rows ? (uint32_t)h.rows : 0;
+    facts->samples = h.has_samples ? h.samples : 0;
+    facts->bits_stored = h.stored != 0 ? h.stored : h.allocated;
+    facts->has_pixels = h.has_pixels;
+    return 0;
 }
 
 /* The photometric interpretation, or -1. */

@@ -17,6 +17,16 @@ public struct ImageMetadata: Sendable, Equatable {
     public var description: String?
     /// The embedded ICC profile's description (`Display P3`), or the PNG profile's name.
     public var profileName: String?
+    /// The format's own facts, in order (a DICOM file's modality, body part, study…).
+    public var facts: [Fact] = []
+
+    /// One of a format's own facts: a label and its value.
+    public struct Fact: Sendable, Equatable {
+        /// "Modality".
+        public let label: String
+        /// "CT (computed tomography)".
+        public let value: String
+    }
 
     /// Most bytes of an XMP packet searched for the title and description.
     static let maxXMP = 1 << 20
@@ -30,6 +40,8 @@ public struct ImageMetadata: Sendable, Equatable {
             png(bytes)
         } else if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), bytes[8..<12].elementsEqual("WEBP".utf8) {
             webp(bytes)
+        } else if bytes.count >= 132, bytes[128..<132].elementsEqual("DICM".utf8) {
+            dicom(bytes)
         } else if let exif = ExifData(tiff: bytes) {
             self.exif = exif.isEmpty ? nil : exif
         }

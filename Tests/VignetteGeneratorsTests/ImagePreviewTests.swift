@@ -24,6 +24,33 @@ struct ImagePreviewTests {
         #expect(p.html.hasPrefix("<p class=\"note\">Picture not drawn: Vignette has no decoder for this format</p>\n<dl class=\"facts\">"))
     }
 
+    @Test func aDICOMFileShowsItsStudyButNeverItsPatient() throws {
+        // Explicit VR little-endian elements: a 2 × 1 grey picture of a knee study, its description in
+        // Latin-1 (ISO_IR 100), and the patient's name, which a preview must not show.
+        func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
+        func element(_ group: Int, _ tag: Int, _ vr: String, _ value: [UInt8]) -> [UInt8] {
+            let padded = value.count % 2 == 0 ? value : value + [vr == "UI" ? 0 : 0x20]
+            return le16(group) + le16(tag) + Array(vr.utf8) + le16(padded.count) + padded
+        }
+        func text(_ group: Int, _ tag: Int, _ vr: String, _ value: String) -> [UInt8] { element(group, tag, vr, Array(value.utf8)) }
+        var bytes = [UInt8](repeating: 0, count: 128) + Array("DICM".utf8) + text(0x0002, 0x0010, "UI", "1.2.840.10008.1.2.1")
+        bytes += text(0x0008, 0x0005, "CS", "ISO_IR 100") + text(0x0008, 0x0020, "DA", "20240131") + text(0x0008, 0x0060, "CS", "MR")
+        bytes += text(0x0008, 0x0070, "LO", "ACME") + element(0x0008, 0x1030, "LO", Array("Kn".utf8) + [0xE9] + Array("e gauche".utf8))
+        bytes += text(0x0010, 0x0010, "PN", "Doe^Jane") + text(0x0018, 0x0015, "CS", "KNEE")
+        bytes += element(0x0028, 0x0002, "US", le16(1)) + text(0x0028, 0x0004, "CS", "MONOCHROME2") + element(0x0028, 0x0010, "US", le16(1))
+        bytes += element(0x0028, 0x0011, "US", le16(2)) + element(0x0028, 0x0100, "US", le16(8)) + element(0x0028, 0x0101, "US", le16(8))
+        bytes += le16(0x7FE0) + le16(0x0010) + Array("OB".utf8) + [0, 0, 2, 0, 0, 0, 10, 200]
+        let input = GeneratorInput(bytes: bytes, filename: "knee.dcm", resolver: TypeResolver(catalog: GeneratorFixtures.registry.catalog))
+        let (p, generator, _) = try GeneratorFixtures.registry.preview(for: input, request: PreviewRequest())
+        #expect(generator == "image")
+        #expect(
+            p.text
+                == "Size: 2 × 1 pixels\nFormat: DICOM image, 8-bit grey, uncompressed\nModality: MR (magnetic resonance)\nBody part: KNEE\n"
+                + "Study: Knée gauche\nStudy date: 2024-01-31\nEquipment: ACME\n")
+        #expect(!p.html.contains("Doe") && !p.text.contains("Doe"))
+        #expect(p.html.contains("<img src=\"data:image/"))
+    }
+
     @Test func aFITSHeaderWithoutItsAxesSaysWhichIsMissing() throws {
         // Astronomy's 80-character cards in 2,880-byte blocks: NAXIS = 2, and no NAXIS1 or NAXIS2.
         let cards = ["SIMPLE  =                    T", "BITPIX  =                    8", "NAXIS   =                    2", "END"]

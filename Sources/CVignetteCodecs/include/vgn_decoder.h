@@ -136,6 +136,29 @@ vgn_decoder *vgn_dpx_open(const uint8_t *data, size_t size, vgn_image_info *info
  * inverted), RGB, YBR_FULL(_422), palette colour, 1-bit; its rows are boxes of k x k pixels averaged,
  * k the largest whole factor leaving the longest side at least twice `target` (1 when target is 0). */
 enum { VGN_DICOM_NATIVE = 0, VGN_DICOM_JPEG = 1, VGN_DICOM_JPEG2000 = 2, VGN_DICOM_JPEGLS = 3 };
+
+/* What a preview says of a DICOM file, from its header: text values as stored (their first value, in
+ * the file's character set, `charset`), empty when absent. Never the patient's name, identifiers or
+ * dates of birth. */
+typedef struct {
+    char syntax[72];       /* the transfer syntax's UID ("" when the meta group names none) */
+    char photometric[20];
+    char charset[65];      /* Specific Character Set (0008,0005) */
+    char modality[17];     /* CT, MR, CR, US... */
+    char body_part[65];
+    char study[65];        /* Study Description */
+    char series[65];       /* Series Description */
+    char study_date[9];    /* YYYYMMDD */
+    char manufacturer[65];
+    char model[65];
+    uint32_t width, height; /* 0 when absent */
+    int samples, bits_stored, frames; /* 0 when absent */
+    int has_pixels;
+} vgn_dicom_facts;
+
+/* Reads the facts of the file's header, up to its pixel data or any damage (what came before it is
+ * kept): 0, or -1 when it is not a DICOM file (no "DICM" after the preamble). */
+int vgn_dicom_read_facts(const uint8_t *data, size_t size, vgn_dicom_facts *facts);
 int vgn_dicom_select(const uint8_t *data, size_t size, int *kind, size_t *offset, size_t *length, uint8_t **joined,
                      vgn_image_info *info, vgn_error *err);
 vgn_decoder *vgn_dicom_open(const uint8_t *data, size_t size, uint32_t target, vgn_image_info *info, vgn_error *err);

@@ -17,6 +17,7 @@ struct ImageFacts {
             rows.append(("Size", "\(w) × \(h) pixels\(mp)"))
         }
         rows.append(("Format", kind + (metadata.details.map { ", \($0)" } ?? "")))
+        rows += metadata.facts.map { ($0.label, $0.value) }
         if let profile = metadata.profileName { rows.append(("Colour profile", profile)) }
         if let title = metadata.title { rows.append(("Title", title)) }
         if let description = metadata.description ?? metadata.exif?.imageDescription { rows.append(("Description", description)) }

@@ -8,7 +8,7 @@ extension ImageGenerator {
 
     /// The picture (inline in the HTML, at most 512 pixels) and its facts: pixel size, format
     /// details, colour profile, camera, lens, exposure, date taken, GPS position, XMP title
-    /// and description. A picture that cannot be drawn (a pixel bomb, damaged data) still gets
+    /// and description, a DICOM file's modality and study. A picture that cannot be drawn (a pixel bomb, damaged data) still gets
     /// its facts, with the reason.
     public func makePreview(for input: GeneratorInput, request: PreviewRequest) throws -> TextPreview {
         try preview(of: input, undrawable: nil)
