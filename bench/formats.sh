@@ -35,17 +35,8 @@ done
 rm -rf "$out"; mkdir -p "$out"
 echo "# host: $(nproc) cores; load before: $(cut -d' ' -f1-3 /proc/loadavg); $(git -C "$here/.." rev-parse --short HEAD)"
 
-timed() { # label command -> "wall_s rss_mb"
-    local label=$1 tf t0 t1; shift
-    tf=$(mktemp)
-    t0=$(date +%s%N)
-    /usr/bin/time -f '%M' -o "$tf" bash -c "$*" >"$out/$label.log" 2>&1 || echo "formats.sh: $label exited non-zero (see $out/$label.log)" >&2
-    t1=$(date +%s%N)
-    awk -v t0="$t0" -v t1="$t1" -v m="$(tail -1 "$tf")" 'BEGIN{printf "%.3f %.0f\n", (t1-t0)/1e9, m/1024}'
-    rm -f "$tf"
-}
-
-median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+# shellcheck source=bench/timing.sh
+source "$here/timing.sh"
 
 repeat=${REPEAT:-5}
 peak=0
