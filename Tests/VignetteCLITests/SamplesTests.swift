@@ -39,6 +39,7 @@ struct SamplesTests {
         ("really-a-png.jpg", "public.png", "image", "image"),
         ("report.docx", "org.openxmlformats.wordprocessingml.document", "ooxml-thumbnail", "office"),
         ("report.pdf", "com.adobe.pdf", "pdf-document", "pdf-document"),
+        ("scan.dcm", "org.nema.dicom", "image", "image"),
         ("script.py", "public.python-script", "text-thumbnail", "source-code"),
         ("serif-subset.ttf", "public.truetype-ttf-font", "font", "font"),
         ("settings.yaml", "public.yaml", "text-thumbnail", "structured-text"),
